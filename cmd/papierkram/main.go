@@ -1,0 +1,41 @@
+// Command papierkram is the Papierkram service and its command line: `papierkram serve`
+// runs the HTTP API; the other subcommands work on local files or the local store.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	root := &cobra.Command{
+		Use:           "papierkram",
+		Short:         "Document conversion, PDF tools, e-invoices, signatures and receipts in one binary",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(serveCmd(), versionCmd(), keysCmd())
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "papierkram:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// exitCode: 2 for usage and input errors, 1 for everything else.
+func exitCode(err error) int {
+	var fe *fault.Error
+	if errors.As(err, &fe) && fe.Code == fault.InvalidInput {
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/papierkram/papierkram/internal/server"
+	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/store"
+)
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
+}
+
+func envInt(name string, def int64) int64 {
+	if n, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil {
+		return n
+	}
+	return def
+}
+
+// newLogger logs JSON when stderr is not a terminal (a service's normal case), text otherwise.
+func newLogger(format string) *slog.Logger {
+	if format == "" {
+		format = "json"
+		if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			format = "text"
+		}
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+}
+
+func serveCmd() *cobra.Command {
+	var (
+		addr, dataDir, logFormat string
+		maxUploadMB              int64
+		metricsPublic, devKey    bool
+		shutdown                 time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP API",
+		Long: `Run the HTTP API.
+
+Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_API_KEYS (comma-separated keys
+accepted besides stored ones, with admin rights: for development, tests and operators),
+PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environment.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			log := newLogger(logFormat)
+			slog.SetDefault(log)
+			st, err := store.OpenSQLite(ctx, dataDir)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var keys []string
+			for _, k := range strings.Split(os.Getenv("PAPIERKRAM_API_KEYS"), ",") {
+				if k = strings.TrimSpace(k); k != "" {
+					keys = append(keys, k)
+				}
+			}
+			if devKey {
+				k := store.NewSecret()
+				keys = append(keys, k)
+				fmt.Fprintf(os.Stderr, "\n  Development API key (admin, valid while this process runs):\n\n    %s\n\n  Try: curl -H \"X-API-Key: %s\" http://localhost%s/api/auth/validate\n\n", k, k, displayAddr(addr))
+			}
+			srv, err := server.New(server.Config{
+				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
+				ShutdownTimeout: shutdown, Logger: log, Store: st,
+			})
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("listen %s: %w", addr, err)
+			}
+			return srv.Run(ctx, ln)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", env("PAPIERKRAM_ADDR", ":8080"), "listen address")
+	f.StringVar(&dataDir, "data-dir", env("PAPIERKRAM_DATA_DIR", "./data"), "directory of the embedded store")
+	f.Int64Var(&maxUploadMB, "max-upload-mb", envInt("PAPIERKRAM_MAX_UPLOAD_MB", 50), "body limit of upload endpoints, in MiB")
+	f.BoolVar(&metricsPublic, "metrics-public", envBool("PAPIERKRAM_METRICS_PUBLIC"), "serve /metrics without an API key")
+	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
+	f.StringVar(&logFormat, "log-format", env("PAPIERKRAM_LOG_FORMAT", ""), "json or text (default: text on a terminal, else json)")
+	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
+	return cmd
+}
+
+func displayAddr(addr string) string {
+	if strings.HasPrefix(addr, ":") {
+		return addr
+	}
+	if _, port, err := net.SplitHostPort(addr); err == nil {
+		return ":" + port
+	}
+	return addr
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "papierkram %s (API %s)\n", version.Version, version.API)
+		},
+	}
+}

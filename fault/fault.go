@@ -1,0 +1,132 @@
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable error code. Codes are part of the API contract:
+// never rename one, only add.
+type Code string
+
+// The codes. Each has one HTTP status, chosen in internal/server.
+const (
+	Internal             Code = "internal"
+	InvalidInput         Code = "invalid_input"
+	UnsupportedMediaType Code = "unsupported_media_type"
+	InvalidPDF           Code = "invalid_pdf"
+	EncryptedPDF         Code = "encrypted_pdf"
+	InvalidPageSpec      Code = "invalid_page_spec"
+	PayloadTooLarge      Code = "payload_too_large"
+	QuotaExceeded        Code = "quota_exceeded"
+	RateLimited          Code = "rate_limited"
+	Unauthorized         Code = "unauthorized"
+	Forbidden            Code = "forbidden"
+	NotFound             Code = "not_found"
+	MethodNotAllowed     Code = "method_not_allowed"
+	Conflict             Code = "conflict"
+	Timeout              Code = "timeout"
+	Busy                 Code = "engine_busy"
+	EngineUnavailable    Code = "engine_unavailable"
+	NotImplemented       Code = "not_implemented"
+	ValidationFailed     Code = "validation_failed"
+	Unprocessable        Code = "unprocessable"
+	InvalidCertificate   Code = "invalid_certificate"
+	InvalidCertPassword  Code = "invalid_certificate_password"
+	ExtractionFailed     Code = "extraction_failed"
+	Canceled             Code = "canceled"
+)
+
+// Codes lists every code with what it means, for documentation.
+var Codes = []struct {
+	Code    Code
+	Meaning string
+}{
+	{InvalidInput, "The request is malformed or misses something: a field, a part, a query value."},
+	{UnsupportedMediaType, "The body or an uploaded file has a type this endpoint does not take."},
+	{InvalidPDF, "The file is not a PDF, or it is damaged beyond reading."},
+	{EncryptedPDF, "The PDF is encrypted; upload it without its password protection."},
+	{InvalidPageSpec, "A page specification does not parse, or names pages the document does not have."},
+	{PayloadTooLarge, "The body, a part or a document is larger than the endpoint's limit."},
+	{Unauthorized, "The X-API-Key header is missing, unknown or revoked."},
+	{Forbidden, "The key is valid but may not use this endpoint (admin endpoints)."},
+	{NotFound, "No such route or resource."},
+	{MethodNotAllowed, "The path exists, but not for this HTTP method."},
+	{Conflict, "The resource exists already."},
+	{QuotaExceeded, "The key's monthly conversion allowance is used up; resetAt says when it returns."},
+	{RateLimited, "Too many requests from this key; retry later."},
+	{Busy, "The engine's queue is full; retry after the Retry-After header's seconds."},
+	{Timeout, "The job ran over its time limit and was stopped."},
+	{EngineUnavailable, "An external engine is not installed, not running or failed to start."},
+	{NotImplemented, "The route is part of the API but not built yet."},
+	{ValidationFailed, "The document failed the rules of its standard; the report lists them."},
+	{Unprocessable, "The input is well-formed but cannot be processed as asked."},
+	{InvalidCertificate, "The certificate is not a usable PKCS#12 file."},
+	{InvalidCertPassword, "The certificate password is wrong."},
+	{ExtractionFailed, "Receipt or invoice extraction failed."},
+	{Canceled, "The client closed the request before it finished."},
+	{Internal, "An unexpected failure; the requestId finds it in the server log."},
+}
+
+// Error is an error with a code, a message meant for the API caller, optional details
+// (field names, rule ids, locations) and an optional cause kept for logs and errors.Is.
+type Error struct {
+	Code    Code
+	Message string         // safe to show to the caller
+	Details map[string]any // optional machine-readable context, rendered as problem extensions
+	Err     error          // the cause, for logs and errors.Is/As; not shown to the caller
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an error with a code and a caller-facing message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error with a code and message that keeps err as its cause.
+func Wrap(code Code, err error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// With returns a copy of e with key set to value in its details.
+func (e *Error) With(key string, value any) *Error {
+	c := *e
+	c.Details = make(map[string]any, len(e.Details)+1)
+	for k, v := range e.Details {
+		c.Details[k] = v
+	}
+	c.Details[key] = value
+	return &c
+}
+
+// As returns the first *Error in err's chain, or nil.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// CodeOf returns the code of the first *Error in err's chain, Canceled or Timeout for
+// context errors, and Internal for anything else.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	if e := As(err); e != nil {
+		return e.Code
+	}
+	return Internal
+}
+
+// Is reports whether err carries code.
+func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }

@@ -1,0 +1,237 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Query parameters of the spec's routes. Routes whose capability is built move their
+// handler out of this file and keep these types.
+
+type previewQuery struct {
+	Page     int    `query:"page" minimum:"1" default:"1" doc:"1-based page number."`
+	Format   string `query:"format" enum:"PNG,JPEG" default:"PNG" doc:"Image format."`
+	DPI      int    `query:"dpi" minimum:"1" maximum:"300" default:"96" doc:"Resolution in dots per inch."`
+	MaxWidth int    `query:"maxWidth" minimum:"0" default:"0" doc:"Scale down to at most this width in pixels; 0 = no scaling."`
+}
+
+type previewPagesQuery struct {
+	Pages    string `query:"pages" default:"all" maxLength:"1000" doc:"Page specification: all, 1, 1-3, 1,3,5 or 1-3,7. At most 50 pages."`
+	Format   string `query:"format" enum:"PNG,JPEG" default:"PNG" doc:"Image format."`
+	DPI      int    `query:"dpi" minimum:"1" maximum:"300" default:"72" doc:"Resolution in dots per inch."`
+	MaxWidth int    `query:"maxWidth" minimum:"0" default:"0" doc:"Scale down to at most this width in pixels; 0 = no scaling."`
+}
+
+type pagesQuery struct {
+	Pages string `query:"pages" default:"all" maxLength:"1000" doc:"Page specification: all (each page), 1-3,4-6 (ranges) or 1,3,5 (single pages)."`
+}
+
+type rotateQuery struct {
+	Degrees int    `query:"degrees" required:"true" enum:"90,180,270" doc:"Clockwise rotation."`
+	Pages   string `query:"pages" default:"all" maxLength:"1000" doc:"Pages to rotate: all, 1, 1-3, 1,3,5 or 1-3,7."`
+}
+
+type pdfaQuery struct {
+	Title  string `query:"title" maxLength:"1000" doc:"Title written to XMP and the Info dictionary."`
+	Author string `query:"author" maxLength:"1000" doc:"Author written to XMP and the Info dictionary."`
+}
+
+type metadataSetQuery struct {
+	Title    string `query:"title" maxLength:"1000" doc:"Document title."`
+	Author   string `query:"author" maxLength:"1000" doc:"Document author."`
+	Subject  string `query:"subject" maxLength:"1000" doc:"Document subject."`
+	Keywords string `query:"keywords" maxLength:"1000" doc:"Keywords, comma-separated."`
+	Creator  string `query:"creator" maxLength:"1000" doc:"The application that created the original document."`
+	Producer string `query:"producer" maxLength:"1000" doc:"The application that produced the PDF."`
+}
+
+type transformQuery struct {
+	TargetFormat string `query:"targetFormat" enum:"CII,UBL" default:"UBL" doc:"Target syntax; the source syntax is detected."`
+}
+
+type passwordQuery struct {
+	Password string `query:"password" required:"true" doc:"The PKCS#12 password. Never logged or stored."`
+}
+
+type signUploadQuery struct {
+	Password     string `query:"password" required:"true" doc:"The PKCS#12 password. Never logged or stored."`
+	Reason       string `query:"reason" maxLength:"500" doc:"Reason for signing."`
+	Location     string `query:"location" maxLength:"500" doc:"Where it was signed."`
+	ContactInfo  string `query:"contactInfo" maxLength:"500" doc:"How to reach the signer."`
+	SignerName   string `query:"signerName" maxLength:"500" doc:"Name of the signer."`
+	TimestampURL string `query:"timestampUrl" maxLength:"2000" doc:"RFC 3161 timestamp authority URL."`
+}
+
+type signHeader struct {
+	Validate string `header:"X-Service-Validate" doc:"true: verify the signed PDF before returning it."`
+}
+
+type asyncQuery struct {
+	CallbackURL    string `query:"callbackUrl" maxLength:"2000" doc:"Webhook URL called when the job ends."`
+	CallbackSecret string `query:"callbackSecret" maxLength:"500" doc:"Secret for the X-Service-Signature HMAC-SHA256 of the webhook body."`
+}
+
+type toDocumentQuery struct {
+	Format       string `query:"format" enum:"PDF,DOCX" default:"PDF" doc:"Output format."`
+	TemplateName string `query:"templateName" maxLength:"200" doc:"A stored template; default: the built-in expense report layout."`
+	Title        string `query:"title" default:"Spesenbeleg" maxLength:"200" doc:"Document title."`
+}
+
+// Media types of planned responses.
+var (
+	pdfResponse  = map[string]*huma.MediaType{"application/pdf": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
+	xmlResponse  = map[string]*huma.MediaType{"application/xml": {Schema: &huma.Schema{Type: "string"}}}
+	jsonResponse = map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Type: "object"}}}
+	imgResponse  = map[string]*huma.MediaType{"image/png": {Schema: &huma.Schema{Type: "string", Format: "binary"}}, "image/jpeg": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
+	xlsxResponse = map[string]*huma.MediaType{"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
+	csvResponse  = map[string]*huma.MediaType{"text/csv": {Schema: &huma.Schema{Type: "string"}}}
+	jsonList     = map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Type: "array"}}}
+)
+
+// jsonBody documents a JSON request body by its top-level fields.
+func jsonBody(desc string, fields map[string]string) *huma.RequestBody {
+	props := map[string]*huma.Schema{}
+	for name, doc := range fields {
+		props[name] = &huma.Schema{Description: doc}
+	}
+	return &huma.RequestBody{Required: true, Description: desc, Content: map[string]*huma.MediaType{
+		"application/json": {Schema: &huma.Schema{Type: "object", Properties: props}}}}
+}
+
+var base64Request = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{
+	Type: "object", Required: []string{base64Key},
+	Properties: map[string]*huma.Schema{
+		base64Key:  {Type: "string", ContentEncoding: "base64", Description: "The document, standard Base64."},
+		"filename": {Type: "string", Description: "Optional file name."},
+	}}}}}
+
+// planned registers a spec route whose capability is not built yet: it authenticates like
+// every route, validates its query, and answers 501 with a problem saying so.
+func planned[I any](s *Server, method, path, tag, summary, issue string, req *huma.RequestBody, resp map[string]*huma.MediaType, opts ...opt) {
+	op := huma.Operation{
+		Method: method, Path: path, Tags: []string{tag}, Summary: summary,
+		Description: "Not implemented yet: answers 501 until " + issue + " lands.",
+		RequestBody: req,
+		Extensions:  map[string]any{"x-implemented": false},
+		Errors:      []int{http.StatusNotImplemented},
+	}
+	if resp != nil {
+		op.Responses = map[string]*huma.Response{"200": {Description: "Success.", Content: resp}}
+	}
+	register(s, op, func(ctx context.Context, _ *I) (*struct{}, error) {
+		return nil, fault.New(fault.NotImplemented, "%s %s is not implemented yet", method, path)
+	}, opts...)
+}
+
+func (s *Server) registerPlanned() {
+	post := http.MethodPost
+	file := func(doc string, types ...string) form {
+		return form{{Name: "file", Doc: doc, File: true, Required: true, Types: types}}
+	}
+	pdf := file("The PDF.", "application/pdf").body()
+	up, conv := s.uploads(), conversion()
+
+	// Conversion to PDF.
+	planned[struct{}](s, post, "/v1/convert/word-to-pdf", "Conversion", "Word to PDF", "the Word and Excel issue", form{
+		{Name: "document", Doc: "The .docx (.doc, .odt, .rtf, .docm) document.", File: true, Required: true},
+		{Name: "variables", Doc: "JSON object: placeholder values."},
+		{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A output."},
+		{Name: "trackChanges", Doc: "visualize: show tracked changes; default: accept them."},
+		{Name: "hideComments", Doc: "true: leave comments out."},
+	}.body(), pdfResponse, up, conv)
+	planned[struct{}](s, post, "/v1/convert/html-to-pdf", "Conversion", "HTML or URL to PDF", "the Chromium issue", jsonBody("HTML request.", map[string]string{
+		"html": "The HTML, at most 25 MB.", "url": "A https:// URL to render instead of html.", "format": "Page size, e.g. A4.",
+		"orientation": "portrait or landscape.", "margins": "{top, bottom, left, right} with units.", "header": "{html, height}.",
+		"footer": "{html, height}; .pageNumber and .totalPages are filled in.", "outputProfile": "PDF/A-3b or PDF/UA-1.",
+		"waitUntil": "load, domcontentloaded, networkidle0, networkidle2.", "executeJs": "Run JavaScript; default false.",
+		"stationery": "{firstPage, subsequentPages}: base64: + PDF, laid under the content."}), pdfResponse, bodyLimit(maxHTMLBody), conv)
+	planned[struct{}](s, post, "/v1/convert/excel-to-pdf", "Conversion", "Excel to PDF", "the Word and Excel issue", form{
+		{Name: "document", Doc: "The .xlsx (.xlsm, .ods) workbook.", File: true, Required: true},
+		{Name: "orientation"}, {Name: "fitToPage"}, {Name: "scaling"}, {Name: "printArea"}, {Name: "repeatRows"},
+		{Name: "repeatColumns"}, {Name: "gridlines"}, {Name: "blackAndWhite"}, {Name: "margins", Doc: "JSON object."},
+		{Name: "headerFooter", Doc: "JSON object {header, footer}."}, {Name: "sheets", Doc: "JSON array of sheet names."}, {Name: "pageBetweenSheets"},
+	}.body(), pdfResponse, up, conv)
+	planned[struct{}](s, post, "/v1/convert/markdown-to-pdf", "Conversion", "Markdown to PDF", "the Chromium issue", jsonBody("Markdown request.", map[string]string{
+		"markdown": "CommonMark or GitHub-flavoured Markdown.", "format": "Page size.", "theme": "default, technical, stationery, custom.",
+		"customCss": "CSS for theme custom.", "outputProfile": "PDF/UA-1 or PDF/A-3b.", "stationery": "{firstPage, subsequentPages}.",
+		"contentArea": "{x, y, width, height} in mm.", "columnWidths": "Widths of table columns.", "allowUnsafeHtml": "Keep script and iframe."}), pdfResponse, bodyLimit(maxHTMLBody), conv)
+	planned[struct{}](s, post, "/v1/convert/zugferd-to-xrechnung", "Conversion", "ZUGFeRD PDF to XRechnung", "the ZUGFeRD issue", form{
+		{Name: "document", Doc: "The hybrid PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
+		{Name: "targetSyntax", Doc: "UBL or CII."}, {Name: "targetVersion", Doc: "3.0 or 2.3."}, {Name: "enforceLeitwegId"},
+		{Name: "validate"}, {Name: "includeValidationReport"}, {Name: "leitwegId"}, {Name: "leitwegIdMode", Doc: "append, replace or strict."},
+	}.body(), xmlResponse, up, conv)
+
+	// ZUGFeRD / Factur-X.
+	for _, p := range []string{"validate", "extract"} {
+		planned[struct{}](s, post, "/api/zugferd/"+p, "ZUGFeRD", "ZUGFeRD "+p, "the ZUGFeRD issue", pdf, jsonResponse, up)
+		planned[struct{}](s, post, "/api/zugferd/"+p+"/base64", "ZUGFeRD", "ZUGFeRD "+p+" (Base64)", "the ZUGFeRD issue", base64Request, jsonResponse, up)
+	}
+	planned[struct{}](s, post, "/api/zugferd/embed", "ZUGFeRD", "Embed an invoice into a PDF", "the ZUGFeRD issue", form{
+		{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
+		{Name: "invoice", Doc: "InvoiceData JSON.", Required: true},
+	}.body(), pdfResponse, up)
+	planned[struct{}](s, post, "/api/zugferd/embed/base64", "ZUGFeRD", "Embed an invoice into a PDF (Base64)", "the ZUGFeRD issue",
+		jsonBody("ZugferdEmbedRequest.", map[string]string{"file": "The PDF, Base64.", "invoice": "InvoiceData."}), pdfResponse, up)
+
+	// XRechnung.
+	xml := file("The invoice XML.", "application/xml").body()
+	planned[struct{}](s, post, "/api/xrechnung/validate", "XRechnung", "Validate an e-invoice XML", "the validation issue", xml, jsonResponse, up)
+	planned[transformQuery](s, post, "/api/xrechnung/transform", "XRechnung", "Transform CII to UBL", "the e-invoice core issue", xml, xmlResponse, up)
+	planned[struct{}](s, post, "/api/xrechnung/parse", "XRechnung", "Parse an e-invoice XML", "the e-invoice core issue", xml, jsonResponse, up)
+	planned[struct{}](s, post, "/api/xrechnung/generate", "XRechnung", "Generate XRechnung XML", "the e-invoice core issue",
+		jsonBody("InvoiceData, plus xrechnungFormat CII (default) or UBL.", map[string]string{"xrechnungFormat": "CII or UBL."}), xmlResponse, up)
+	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
+		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
+	planned[struct{}](s, post, "/api/xrechnung/detect", "XRechnung", "Detect CII or UBL", "the e-invoice core issue", xml, jsonResponse, up)
+
+	// Templates.
+	planned[struct{}](s, http.MethodGet, "/api/templates", "Templates", "List templates", "the document generation issue", nil, jsonList)
+	planned[struct{}](s, post, "/api/templates", "Templates", "Upload a template", "the document generation issue",
+		file("The template: HTML, .docx, or a zip of HTML and assets.").body(), jsonResponse, up)
+
+	// Signatures.
+	planned[struct{}](s, post, "/api/signatures/verify", "Signatures", "Verify signatures", "the signatures issue", pdf, jsonResponse, up)
+	planned[struct{}](s, post, "/api/signatures/verify/base64", "Signatures", "Verify signatures (Base64)", "the signatures issue", base64Request, jsonResponse, up)
+	planned[signHeader](s, post, "/api/signatures/sign", "Signatures", "Sign a PDF", "the signatures issue",
+		jsonBody("SignatureRequest.", map[string]string{"file": "The PDF, Base64.", "certificateName": "A stored certificate.",
+			"certificate": "Inline PKCS#12, Base64.", "password": "The PKCS#12 password."}), pdfResponse, up)
+	planned[signUploadQuery](s, post, "/api/signatures/sign/upload", "Signatures", "Sign an uploaded PDF", "the signatures issue", form{
+		{Name: "pdf", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
+		{Name: "certificate", Doc: "The PKCS#12 file.", File: true, Required: true, Types: []string{"application/x-pkcs12"}},
+	}.body(), pdfResponse, up)
+	planned[struct{}](s, http.MethodGet, "/api/signatures/certificates", "Signatures", "List stored certificates", "the signatures issue", nil, jsonList)
+	planned[struct{}](s, post, "/api/signatures/certificates", "Signatures", "Store a certificate", "the signatures issue",
+		file("The PKCS#12 file (.p12, .pfx).", "application/x-pkcs12").body(), jsonResponse, up)
+	planned[passwordQuery](s, post, "/api/signatures/certificates/info", "Signatures", "Inspect a certificate", "the signatures issue",
+		file("The PKCS#12 file (.p12, .pfx).", "application/x-pkcs12").body(), jsonResponse, up)
+
+	// Receipts.
+	receipt := file("Image (JPEG, PNG, WebP, GIF, TIFF) or PDF.", "image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff", "application/pdf").body()
+	planned[struct{}](s, post, "/api/receipts/extract", "Receipts", "Extract a receipt", "the receipts issue", receipt, jsonResponse, up)
+	planned[struct{}](s, post, "/api/receipts/extract-batch", "Receipts", "Extract up to 20 receipts", "the receipts issue",
+		form{{Name: "files", Doc: "Up to 20 images or PDFs.", File: true, Required: true, Max: 20}}.body(), jsonResponse, up)
+	planned[asyncQuery](s, post, "/api/receipts/extract-async", "Receipts", "Extract a receipt asynchronously", "the receipts issue", receipt, jsonResponse, up)
+	planned[toDocumentQuery](s, post, "/api/receipts/to-document", "Receipts", "Expense report from a receipt", "the receipts issue", receipt, jsonResponse, up)
+	planned[struct{}](s, post, "/api/receipts/export/xlsx", "Receipts", "Export receipts to XLSX", "the receipts issue",
+		jsonBody("Array of ReceiptData.", nil), xlsxResponse, up)
+	planned[struct{}](s, post, "/api/receipts/export/csv", "Receipts", "Export receipts to CSV", "the receipts issue",
+		jsonBody("Array of ReceiptData.", nil), csvResponse, up)
+
+	// Preview.
+	planned[previewQuery](s, post, "/api/preview", "Preview", "Render a page as an image", "the PDF tools issue", pdf, imgResponse, up)
+	planned[previewQuery](s, post, "/api/preview/base64", "Preview", "Render a page as an image (Base64)", "the PDF tools issue", base64Request, imgResponse, up)
+	planned[previewPagesQuery](s, post, "/api/preview/pages", "Preview", "Render pages as images", "the PDF tools issue", pdf, jsonResponse, up)
+	planned[previewPagesQuery](s, post, "/api/preview/pages/base64", "Preview", "Render pages as images (Base64)", "the PDF tools issue", base64Request, jsonResponse, up)
+
+	// PDF tools.
+	planned[pagesQuery](s, post, "/api/pdf-tools/split", "PDF tools", "Split a PDF", "the PDF tools issue", pdf, jsonResponse, up)
+	planned[rotateQuery](s, post, "/api/pdf-tools/rotate", "PDF tools", "Rotate pages", "the PDF tools issue", pdf, pdfResponse, up)
+	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa", "PDF tools", "Convert to PDF/A-3b", "the PDF tools issue", pdf, pdfResponse, up)
+	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa/base64", "PDF tools", "Convert to PDF/A-3b (Base64)", "the PDF tools issue", base64Request, pdfResponse, up)
+	planned[struct{}](s, post, "/api/pdf-tools/metadata", "PDF tools", "Read PDF metadata", "the PDF tools issue", pdf, jsonResponse, up)
+	planned[metadataSetQuery](s, post, "/api/pdf-tools/metadata/set", "PDF tools", "Set PDF metadata", "the PDF tools issue", pdf, pdfResponse, up)
+}

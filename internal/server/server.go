@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/store"
+)
+
+// Engine is what the server needs of an external-program supervisor: readiness and shutdown.
+type Engine interface {
+	Ready(ctx context.Context) error
+	Stop(ctx context.Context) error
+}
+
+// Config configures a Server. Zero values get sensible defaults.
+type Config struct {
+	Addr              string        // listen address, default ":8080"
+	APIKeys           []string      // keys accepted besides stored ones (operator-provided; admin plan)
+	MaxUploadBytes    int64         // body limit of upload endpoints, default 50 MiB
+	MetricsPublic     bool          // serve /metrics without a key
+	ReadHeaderTimeout time.Duration // against slow clients, default 10 s
+	ReadTimeout       time.Duration // whole request, default 2 min (a 50 MiB upload on a slow link)
+	WriteTimeout      time.Duration // whole response, default 3 min (60 s renders plus queueing)
+	ShutdownTimeout   time.Duration // how long running requests may finish on SIGTERM, default 30 s
+	Logger            *slog.Logger
+	Store             store.Store
+	Registry          *prometheus.Registry // where metrics go; a new one when nil
+	Engines           map[string]Engine    // by name, for /ready and shutdown
+	Pages             PageCounter          // page counting (poppler)
+	Now               func() time.Time     // the clock, for quota tests
+}
+
+// Server is the HTTP service.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	store   store.Store
+	api     huma.API
+	mux     *routeMux
+	handler http.Handler
+	metrics *httpMetrics
+	reg     *prometheus.Registry
+	envKeys []*store.Key
+	now     func() time.Time
+}
+
+// HTML's 25 MB is the spec's limit; uploads get a configurable default.
+const (
+	defaultMaxUpload = 50 << 20
+	maxHTMLBody      = 25 << 20
+	maxJSONBody      = 1 << 20
+)
+
+// New builds the server and registers every route.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("server: a store is required")
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = ":8080"
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = defaultMaxUpload
+	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = 10 * time.Second
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 2 * time.Minute
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 3 * time.Minute
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = 30 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Registry == nil {
+		cfg.Registry = prometheus.NewRegistry()
+		cfg.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now}
+	for _, secret := range cfg.APIKeys {
+		if secret == "" {
+			continue
+		}
+		h := store.Hash(secret)
+		s.envKeys = append(s.envKeys, &store.Key{ID: "env_" + store.IDOf(h)[4:], Name: "environment", Hash: h, Plan: store.PlanAdmin})
+	}
+	s.metrics = newHTTPMetrics(cfg.Registry)
+
+	hc := huma.DefaultConfig("Papierkram API", version.API)
+	hc.OpenAPIPath = "/openapi"
+	hc.DocsPath = "" // our own offline page, see docs.go
+	hc.SchemasPath = ""
+	hc.RejectUnknownQueryParameters = true
+	hc.CreateHooks = nil // no $schema links in responses: bodies are the spec's shapes
+	hc.Info.Description = apiDescription
+	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "The API key. Every endpoint except /health, /ready, /openapi.json and /docs needs it."},
+	}
+	hc.Security = []map[string][]string{{"apiKey": {}}}
+	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		return newProblem(hctx.Context(), status, msg, errs...)
+	}
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		return newProblem(context.Background(), status, msg, errs...)
+	}
+	s.api = humago.New(s.mux, hc)
+	s.api.UseMiddleware(s.guard)
+
+	s.registerSystem()
+	s.registerAccount()
+	s.registerPlanned()
+	s.registerPlain()
+	s.handler = s.observe(s.mux)
+	return s, nil
+}
+
+// routeMux records the patterns registered on it, so a test can hold them against the
+// OpenAPI document.
+type routeMux struct {
+	*http.ServeMux
+	patterns []string
+}
+
+func (m *routeMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.HandleFunc(pattern, h)
+}
+
+func (m *routeMux) Handle(pattern string, h http.Handler) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.Handle(pattern, h)
+}
+
+// Routes lists every registered pattern ("POST /api/preview", "GET /health", ...).
+func (s *Server) Routes() []string { return append([]string(nil), s.mux.patterns...) }
+
+// Handler is the whole service as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// API is the huma API, for the OpenAPI document.
+func (s *Server) API() huma.API { return s.api }
+
+// HTTPServer returns the configured *http.Server (timeouts, HTTP/1.1 and h2c).
+func (s *Server) HTTPServer() *http.Server {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	p.SetUnencryptedHTTP2(true) // h2c, for clients and proxies that speak HTTP/2 in the clear
+	return &http.Server{
+		Addr:              s.cfg.Addr,
+		Handler:           s.handler,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		Protocols:         p,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Run serves on ln until ctx is done, then shuts down gracefully: it stops accepting, lets
+// running requests finish within ShutdownTimeout, then stops the engines.
+func (s *Server) Run(ctx context.Context, ln net.Listener) error {
+	hs := s.HTTPServer()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.log.Info("listening", "addr", ln.Addr().String(), "version", version.Version)
+
+	var serveErr error
+	select {
+	case err := <-errc:
+		serveErr = err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		s.log.Warn("shutdown: requests still running were cut off", "error", err)
+		hs.Close()
+	}
+	for name, e := range s.cfg.Engines {
+		if err := e.Stop(sctx); err != nil {
+			s.log.Warn("engine stop", "engine", name, "error", err)
+		}
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return fmt.Errorf("server: %w", serveErr)
+	}
+	return nil
+}
+
+const apiDescription = `Papierkram converts documents to PDF, works on PDFs, reads, writes and validates e-invoices
+(ZUGFeRD / Factur-X, XRechnung), signs PDFs and extracts receipts.
+
+Every endpoint needs the header X-API-Key except /health, /ready, /openapi.json and /docs.
+Errors are RFC 9457 problem objects (application/problem+json) with a stable code; the codes
+are listed under "Problems" in /docs. Routes marked "not implemented yet" answer 501.`

@@ -1,0 +1,257 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// part describes one part of a multipart upload. The same description reads the request and
+// documents it in the OpenAPI document, so the two cannot disagree.
+type part struct {
+	Name     string
+	Doc      string
+	File     bool     // a file (binary) rather than a text field
+	Required bool     // missing -> 400
+	Max      int      // more than one allowed, up to Max (e.g. 20 receipts); 0 = exactly one
+	Types    []string // documented media types of a file part
+}
+
+// form is a multipart upload's parts, in the order of the spec.
+type form []part
+
+// File is an uploaded file.
+type File struct {
+	Name        string // the part name
+	Filename    string // the client's file name, base name only
+	ContentType string // as the client declared it; check the bytes, not this
+	Data        []byte
+}
+
+// Upload is a read multipart request.
+type Upload struct {
+	Files  map[string][]*File
+	Fields map[string]string
+}
+
+// File returns the first file of part name, or nil.
+func (u *Upload) File(name string) *File {
+	if fs := u.Files[name]; len(fs) > 0 {
+		return fs[0]
+	}
+	return nil
+}
+
+// Limits of the multipart reader beyond the request's body limit.
+const (
+	maxFieldBytes = 1 << 20 // a text field (JSON options, variables)
+	maxParts      = 64
+)
+
+// read reads the request's multipart body with limits: the body limit of the route (set by
+// the guard), 1 MiB per text field, 64 parts, the documented part names only, each at most as
+// often as allowed, required parts present.
+func (f form) read(ctx context.Context) (*Upload, error) {
+	r := requestFrom(ctx)
+	if r == nil {
+		return nil, errors.New("server: no request in context")
+	}
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "multipart/form-data" {
+		return nil, fault.New(fault.UnsupportedMediaType, "the request must be multipart/form-data, not %q", ct)
+	}
+	if params["boundary"] == "" {
+		return nil, fault.New(fault.InvalidInput, "the multipart Content-Type has no boundary")
+	}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	u := &Upload{Files: map[string][]*File{}, Fields: map[string]string{}}
+	byName := map[string]part{}
+	for _, p := range f {
+		byName[p.Name] = p
+	}
+	for n := 0; ; n++ {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, multipartErr(err)
+		}
+		if n >= maxParts {
+			p.Close()
+			return nil, fault.New(fault.InvalidInput, "more than %d multipart parts", maxParts)
+		}
+		name := p.FormName()
+		spec, ok := byName[name]
+		if !ok {
+			p.Close()
+			return nil, fault.New(fault.InvalidInput, "unknown multipart part %q; this endpoint takes %s", name, f.names())
+		}
+		count := len(u.Files[name])
+		if _, dup := u.Fields[name]; dup {
+			count = 1
+		}
+		if limit := max(spec.Max, 1); count >= limit {
+			p.Close()
+			if spec.Max > 1 {
+				return nil, fault.New(fault.InvalidInput, "part %q: at most %d allowed", name, spec.Max)
+			}
+			return nil, fault.New(fault.InvalidInput, "part %q was sent more than once", name)
+		}
+		if spec.File {
+			data, err := io.ReadAll(p)
+			if err != nil {
+				return nil, multipartErr(err)
+			}
+			u.Files[name] = append(u.Files[name], &File{Name: name, Filename: baseName(p.FileName()), ContentType: p.Header.Get("Content-Type"), Data: data})
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))
+		if err != nil {
+			return nil, multipartErr(err)
+		}
+		if len(data) > maxFieldBytes {
+			return nil, fault.New(fault.PayloadTooLarge, "part %q is larger than %d bytes", name, maxFieldBytes)
+		}
+		u.Fields[name] = string(data)
+	}
+	for _, p := range f {
+		if !p.Required {
+			continue
+		}
+		if _, ok := u.Fields[p.Name]; ok {
+			continue
+		}
+		if fs := u.Files[p.Name]; len(fs) > 0 && (len(fs[0].Data) > 0 || !p.File) {
+			continue
+		}
+		return nil, fault.New(fault.InvalidInput, "the multipart part %q is required and was missing or empty", p.Name)
+	}
+	return u, nil
+}
+
+// multipartErr turns a reader error into a coded one: too large, or malformed.
+func multipartErr(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return fault.Wrap(fault.PayloadTooLarge, err, "the request body is larger than this endpoint's limit of %d bytes", mbe.Limit)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fault.Wrap(fault.InvalidInput, err, "malformed multipart body: %v", err)
+}
+
+func baseName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+func (f form) names() string {
+	var b strings.Builder
+	for i, p := range f {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", p.Name)
+	}
+	return b.String()
+}
+
+// body documents the form for OpenAPI.
+func (f form) body() *huma.RequestBody {
+	props := map[string]*huma.Schema{}
+	var required []string
+	encoding := map[string]*huma.Encoding{}
+	for _, p := range f {
+		var s *huma.Schema
+		if p.File {
+			s = &huma.Schema{Type: "string", Format: "binary", ContentEncoding: "binary", Description: p.Doc}
+			if len(p.Types) > 0 {
+				encoding[p.Name] = &huma.Encoding{ContentType: strings.Join(p.Types, ", ")}
+			}
+		} else {
+			s = &huma.Schema{Type: "string", Description: p.Doc}
+		}
+		if p.Max > 1 {
+			max := p.Max
+			s = &huma.Schema{Type: "array", Items: s, MaxItems: &max, Description: p.Doc}
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	mt := &huma.MediaType{Schema: &huma.Schema{Type: "object", Properties: props, Required: required}}
+	if len(encoding) > 0 {
+		mt.Encoding = encoding
+	}
+	return &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"multipart/form-data": mt}}
+}
+
+// base64Key is the one key of every /base64 endpoint's JSON object (see docs/decisions.md).
+const base64Key = "file"
+
+// Base64Body is the body of every /base64 endpoint.
+type Base64Body struct {
+	Body map[string]string `doc:"A JSON object of strings. The key \"file\" holds the document in standard Base64 (RFC 4648, padding optional, line breaks allowed); \"filename\" may name it." example:"{\"file\":\"JVBERi0xLjcK...\",\"filename\":\"invoice.pdf\"}"`
+}
+
+// decode returns the document of a /base64 body.
+func (b *Base64Body) decode() ([]byte, string, error) {
+	for k := range b.Body {
+		if k != base64Key && k != "filename" {
+			return nil, "", fault.New(fault.InvalidInput, "unknown key %q; the document goes under %q", k, base64Key)
+		}
+	}
+	s, ok := b.Body[base64Key]
+	if !ok || s == "" {
+		return nil, "", fault.New(fault.InvalidInput, "the key %q with the Base64 document is missing", base64Key)
+	}
+	data, err := decodeBase64(s)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, baseName(b.Body["filename"]), nil
+}
+
+// decodeBase64 is the one Base64 decoder of the API: standard alphabet, padding optional,
+// whitespace ignored.
+func decodeBase64(s string) ([]byte, error) {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\n', '\r', '\t':
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.TrimRight(s, "=")
+	data, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "the document is not valid Base64: %v", err)
+	}
+	return data, nil
+}
+
+// sniffPDF checks that data looks like a PDF before anything parses it.
+func sniffPDF(data []byte) error {
+	head := data[:min(len(data), 1024)]
+	if !bytes.Contains(head, []byte("%PDF-")) {
+		return fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
+	}
+	return nil
+}

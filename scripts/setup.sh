@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Papierkram's engines and tests need, only those missing.
+# Idempotent and quiet when everything is present. Needs root (or sudo) when something is missing.
+set -euo pipefail
+
+packages=(
+  # engines
+  chromium
+  libreoffice-writer-nogui libreoffice-calc-nogui python3-uno
+  ghostscript
+  poppler-utils
+  qpdf
+  tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng
+  # fonts: the curated pool and the metric-compatible substitutes
+  fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
+  fonts-dejavu-core fonts-noto-core
+  # tools the tests check outputs with
+  libxml2-utils libimage-exiftool-perl openssl ca-certificates
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
