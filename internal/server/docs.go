@@ -14,8 +14,14 @@ import (
 // docs serves a reference page built from the OpenAPI document on the server: no script, no
 // CDN, so it works on a machine without internet.
 func (s *Server) docs(w http.ResponseWriter, r *http.Request) {
-	type param struct{ Name, In, Doc, Type string; Required bool }
-	type field struct{ Name, Doc string; Required bool }
+	type param struct {
+		Name, In, Doc, Type string
+		Required            bool
+	}
+	type field struct {
+		Name, Doc string
+		Required  bool
+	}
 	type operation struct {
 		Method, Path, Summary, Description, Anchor string
 		Implemented                                bool

@@ -89,7 +89,7 @@ type Problem struct {
 	Details map[string]any `json:"-"`
 }
 
-func (p *Problem) Error() string { return p.Detail }
+func (p *Problem) Error() string  { return p.Detail }
 func (p *Problem) GetStatus() int { return p.Status }
 
 // ContentType makes huma send problems as application/problem+json.
