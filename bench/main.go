@@ -1,0 +1,244 @@
+// Command bench starts a Papierkram server, sends scenarios at given concurrencies and prints
+// p50/p95/max latency and throughput per scenario, each next to a baseline measured in the
+// same run (so figures compare on this machine, today).
+//
+//	go run ./bench -bin bin/papierkram -c 1,4 -n 400
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+// scenario is one thing to measure: one call of it is one request (or one baseline call).
+type scenario struct {
+	name     string
+	baseline string // what the ratio compares against
+	run      func(ctx context.Context, env *env) error
+	base     func(ctx context.Context, env *env) error
+}
+
+type env struct {
+	url, key string
+	client   *http.Client
+	pdf      []byte
+	pdfPath  string
+}
+
+func main() {
+	bin := flag.String("bin", "bin/papierkram", "the papierkram binary to start")
+	addr := flag.String("addr", "", "use a running server at this base URL instead of starting one")
+	key := flag.String("key", "bench-key", "API key (with -addr)")
+	conc := flag.String("c", "1,4", "concurrency levels, comma-separated")
+	n := flag.Int("n", 300, "requests per scenario and concurrency level")
+	only := flag.String("scenario", "", "run only scenarios whose name contains this")
+	pdf := flag.String("pdf", "", "PDF for page-count (default: a corpus invoice)")
+	flag.Parse()
+
+	e := &env{key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	if *addr == "" {
+		url, stop, err := start(*bin, *key)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		defer stop()
+		e.url = url
+	} else {
+		e.url = strings.TrimRight(*addr, "/")
+	}
+	e.pdfPath = *pdf
+	if e.pdfPath == "" {
+		e.pdfPath = filepath.Join("..", "shared", "corpus", "pdf", "invoice-blanks", "EmptyPDFA1.pdf")
+	}
+	if b, err := os.ReadFile(e.pdfPath); err == nil {
+		e.pdf = b
+	}
+
+	var levels []int
+	for _, s := range strings.Split(*conc, ",") {
+		if c, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && c > 0 {
+			levels = append(levels, c)
+		}
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\t")
+	for _, sc := range scenarios() {
+		if *only != "" && !strings.Contains(sc.name, *only) {
+			continue
+		}
+		if sc.name == "page-count" && e.pdf == nil {
+			fmt.Fprintf(os.Stderr, "bench: skipping page-count: no PDF at %s\n", e.pdfPath)
+			continue
+		}
+		for _, c := range levels {
+			r, err := measure(e, sc.run, c, *n)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
+				os.Exit(1)
+			}
+			b, err := measure(e, sc.base, c, *n)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bench: %s baseline: %v\n", sc.name, err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%.2f\t\n", sc.name, c, *n,
+				ms(r.p50), ms(r.p95), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, float64(r.p50)/float64(b.p50))
+		}
+	}
+	tw.Flush()
+}
+
+func scenarios() []scenario {
+	return []scenario{
+		{
+			name: "auth-validate", baseline: "GET /health (no auth)",
+			run:  func(ctx context.Context, e *env) error { return e.get(ctx, "/api/auth/validate") },
+			base: func(ctx context.Context, e *env) error { return e.get(ctx, "/health") },
+		},
+		{
+			name: "page-count", baseline: "pdfinfo CLI",
+			run: func(ctx context.Context, e *env) error {
+				return e.upload(ctx, "/api/preview/page-count", "file", e.pdf)
+			},
+			base: func(ctx context.Context, e *env) error {
+				return exec.CommandContext(ctx, "pdfinfo", e.pdfPath).Run()
+			},
+		},
+	}
+}
+
+func (e *env) get(ctx context.Context, path string) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.url+path, nil)
+	req.Header.Set("X-API-Key", e.key)
+	return e.send(req)
+}
+
+func (e *env) upload(ctx context.Context, path, part string, data []byte) error {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	w, _ := mw.CreateFormFile(part, "doc.pdf")
+	w.Write(data)
+	mw.Close()
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+path, &buf)
+	req.Header.Set("X-API-Key", e.key)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return e.send(req)
+}
+
+func (e *env) send(req *http.Request) error {
+	res, err := e.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %d %s", req.Method, req.URL.Path, res.StatusCode, body)
+	}
+	return nil
+}
+
+type result struct {
+	p50, p95, max time.Duration
+	rps           float64
+}
+
+// measure runs n calls of f with c workers, after a short warm-up.
+func measure(e *env, f func(context.Context, *env) error, c, n int) (result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	for range min(c, 4) { // warm-up: connections, caches, lazy engines
+		if err := f(ctx, e); err != nil {
+			return result{}, err
+		}
+	}
+	lat := make([]time.Duration, n)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  = make(chan int)
+	)
+	start := time.Now()
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				t := time.Now()
+				if err := f(ctx, e); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+				lat[i] = time.Since(t)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	total := time.Since(start)
+	if first != nil {
+		return result{}, first
+	}
+	slices.Sort(lat)
+	return result{p50: lat[n/2], p95: lat[n*95/100], max: lat[n-1], rps: float64(n) / total.Seconds()}, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// start runs the binary on a free loopback port with a throw-away data dir.
+func start(bin, key string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir, err := os.MkdirTemp("", "papierkram-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir, "--log-format", "json")
+	cmd.Env = append(os.Environ(), "PAPIERKRAM_API_KEYS="+key)
+	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	stop := func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		os.RemoveAll(dir)
+	}
+	url := "http://" + addr
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(url + "/health"); err == nil {
+			res.Body.Close()
+			return url, stop, nil
+		}
+	}
+	stop()
+	return "", nil, fmt.Errorf("server did not come up at %s", url)
+}
