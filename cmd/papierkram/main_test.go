@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binary builds the command once for the end-to-end tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "papierkram")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func get(t *testing.T, url, key string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	b, _ := io.ReadAll(res.Body)
+	json.Unmarshal(b, &m)
+	return res.StatusCode, m
+}
+
+// TestServeEndToEnd runs `papierkram serve` as an operator would, with an environment key,
+// checks authentication through a real socket, and stops it with SIGTERM.
+func TestServeEndToEnd(t *testing.T) {
+	bin := binary(t)
+	addr, dir := freeAddr(t), t.TempDir()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir)
+	cmd.Env = append(os.Environ(), "PAPIERKRAM_API_KEYS=k1, k2")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	logs := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs <- sc.Text()
+		}
+		close(logs)
+	}()
+	base := "http://" + addr
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if res, err := http.Get(base + "/health"); err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("server did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, k := range []string{"k1", "k2"} {
+		status, who := get(t, base+"/api/auth/validate", k)
+		if status != 200 || who["valid"] != true {
+			t.Fatalf("key %s: %d %v", k, status, who)
+		}
+	}
+	status, p := get(t, base+"/api/auth/validate", "")
+	if status != 401 || p["code"] != "unauthorized" {
+		t.Fatalf("no key: %d %v", status, p)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "papierkram.db")); err != nil {
+		t.Fatalf("store not in --data-dir: %v", err)
+	}
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit 15 s after SIGTERM")
+	}
+	var all []string
+	for l := range logs {
+		all = append(all, l)
+	}
+	joined := strings.Join(all, "\n")
+	if !strings.Contains(joined, `"msg":"request"`) || !strings.Contains(joined, `"route":"GET /api/auth/validate"`) {
+		t.Fatalf("no JSON access log:\n%s", joined)
+	}
+	if strings.Contains(joined, "k1") && strings.Contains(joined, `"k1"`) {
+		t.Fatal("a key was logged")
+	}
+}
+
+func TestKeysCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "keys", "create", "--data-dir", dir, "--name", "ci", "--plan", "free").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(secret, "pk_") {
+		t.Fatalf("secret %q", secret)
+	}
+	list, err := exec.Command(bin, "keys", "list", "--data-dir", dir).Output()
+	if err != nil || !strings.Contains(string(list), "ci") || !strings.Contains(string(list), "free") || strings.Contains(string(list), secret) {
+		t.Fatalf("list: %v\n%s", err, list)
+	}
+	id := strings.Fields(strings.Split(string(list), "\n")[1])[0]
+	if err := exec.Command(bin, "keys", "revoke", "--data-dir", dir, id).Run(); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = exec.Command(bin, "keys", "list", "--data-dir", dir).Output()
+	row := strings.Fields(strings.Split(string(list), "\n")[1])
+	if revoked := row[len(row)-1]; revoked == "-" || !strings.HasPrefix(revoked, "20") {
+		t.Fatalf("revocation not listed:\n%s", list)
+	}
+	if err := exec.Command(bin, "keys", "create", "--data-dir", dir, "--plan", "gold").Run(); err == nil {
+		t.Fatal("unknown plan accepted")
+	}
+	v, _ := exec.Command(bin, "version").Output()
+	if !strings.Contains(string(v), "API 0.1.0") {
+		t.Fatalf("version %q", v)
+	}
+}
