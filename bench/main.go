@@ -64,7 +64,7 @@ func main() {
 	}
 	e.pdfPath = *pdf
 	if e.pdfPath == "" {
-		e.pdfPath = filepath.Join("..", "shared", "corpus", "pdf", "invoice-blanks", "EmptyPDFA1.pdf")
+		e.pdfPath = filepath.Join("..", "shared", "corpus", "pdf", "invoice-blanks", "MustangGnuaccountingBeispielRE-20170509_505blanko.pdf")
 	}
 	if b, err := os.ReadFile(e.pdfPath); err == nil {
 		e.pdf = b

@@ -1,0 +1,117 @@
+package pdf
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	pdfcpu "github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf/pagerange"
+)
+
+// Part is one output of Split: the pages it holds and the PDF.
+type Part struct {
+	Range pagerange.Range
+	PDF   []byte
+}
+
+// Split makes one PDF per range of spec, in order.
+func (d *Doc) Split(spec pagerange.Spec) (parts []Part, err error) {
+	defer recoverInto(&err, "split")
+	for _, r := range spec {
+		b, err := d.extract(pagesOf(r))
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, Part{Range: r, PDF: b})
+	}
+	return parts, nil
+}
+
+// Extract makes one PDF of the pages of spec, in the order and with the repeats written.
+func (d *Doc) Extract(spec pagerange.Spec) (b []byte, err error) {
+	defer recoverInto(&err, "extract")
+	return d.extract(spec.Pages())
+}
+
+func (d *Doc) extract(pages []int) ([]byte, error) {
+	out, err := pdfcpu.ExtractPages(d.ctx, pages, false)
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidPDF, err, "pages %v cannot be extracted: %s", pages, trimPdfcpu(err.Error()))
+	}
+	return write(out)
+}
+
+// Rotate turns the pages of spec clockwise by degrees (90, 180 or 270) and returns the PDF.
+// The rotation adds to a page's own /Rotate.
+func (d *Doc) Rotate(degrees int, spec pagerange.Spec) (b []byte, err error) {
+	if degrees != 90 && degrees != 180 && degrees != 270 {
+		return nil, fault.New(fault.InvalidInput, "degrees must be 90, 180 or 270, not %d", degrees)
+	}
+	defer recoverInto(&err, "rotate")
+	// Work on a fresh parse: rotation changes page dictionaries, and d may serve other calls.
+	fresh, err := Read(d.src)
+	if err != nil {
+		return nil, err
+	}
+	c := fresh.ctx
+	set := types.IntSet{}
+	for p := range spec.Set() {
+		set[p] = true
+	}
+	if err := pdfcpu.RotatePages(c, set, degrees); err != nil {
+		return nil, fault.Wrap(fault.InvalidPDF, err, "the pages cannot be rotated: %s", trimPdfcpu(err.Error()))
+	}
+	return write(c)
+}
+
+// Merge joins docs, in order, into one PDF.
+func Merge(docs ...[]byte) (b []byte, err error) {
+	if len(docs) < 2 {
+		return nil, fault.New(fault.InvalidInput, "merging needs at least two PDFs, got %d", len(docs))
+	}
+	defer recoverInto(&err, "merge")
+	var dest *model.Context
+	total := 0
+	for i, data := range docs {
+		d, err := Read(data)
+		if err != nil {
+			return nil, fault.Wrap(fault.CodeOf(err), err, "file %d: %s", i+1, fault.As(err).Message)
+		}
+		total += d.PageCount()
+		if total > MaxPages {
+			return nil, fault.New(fault.InvalidInput, "the merged PDF would have more than %d pages", MaxPages)
+		}
+		if dest == nil {
+			dest = d.ctx
+			continue
+		}
+		if err := pdfcpu.MergeXRefTables(fmt.Sprintf("file%d.pdf", i+1), d.ctx, dest, false, false); err != nil {
+			return nil, fault.Wrap(fault.InvalidPDF, err, "file %d cannot be merged: %s", i+1, trimPdfcpu(err.Error()))
+		}
+	}
+	if err := pdfcpu.OptimizeXRefTable(dest); err != nil {
+		return nil, fault.Wrap(fault.InvalidPDF, err, "the merged PDF cannot be optimised: %s", trimPdfcpu(err.Error()))
+	}
+	return write(dest)
+}
+
+func pagesOf(r pagerange.Range) []int {
+	p := make([]int, 0, r.Len())
+	for i := r.From; i <= r.To; i++ {
+		p = append(p, i)
+	}
+	return p
+}
+
+func write(ctx *model.Context) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := api.WriteContext(ctx, &buf); err != nil {
+		return nil, fault.Wrap(fault.Internal, err, "the PDF cannot be written")
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,95 @@
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	pdfcpu "github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+func init() {
+	// pdfcpu would otherwise read and write a configuration directory in $HOME.
+	api.DisableConfigDir()
+}
+
+// MaxPages bounds the documents we take apart; a 10,000-page upload is refused rather than
+// allowed to hold a worker for minutes.
+const MaxPages = 5000
+
+func config() *model.Configuration {
+	c := model.NewDefaultConfiguration()
+	c.ValidationMode = model.ValidationRelaxed
+	c.Optimize = false // keep the reader fast; we rewrite only what an operation touches
+	return c
+}
+
+// Doc is a parsed PDF.
+type Doc struct {
+	ctx *model.Context
+	src []byte
+}
+
+// Read parses data. A file that is not a PDF, is damaged, or has more than MaxPages pages is
+// fault.InvalidPDF; an encrypted one is fault.EncryptedPDF.
+func Read(data []byte) (d *Doc, err error) {
+	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+		return nil, fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
+	}
+	defer recoverInto(&err, "read")
+	ctx, err := api.ReadContext(bytes.NewReader(data), config())
+	if err != nil {
+		return nil, readErr(err)
+	}
+	if ctx.Encrypt != nil || ctx.E != nil {
+		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted; remove its password protection and upload it again")
+	}
+	if err := api.ValidateContext(ctx); err != nil {
+		return nil, readErr(err)
+	}
+	if ctx.PageCount < 1 {
+		return nil, fault.New(fault.InvalidPDF, "the PDF has no pages")
+	}
+	if ctx.PageCount > MaxPages {
+		return nil, fault.New(fault.InvalidPDF, "the PDF has %d pages; at most %d are accepted", ctx.PageCount, MaxPages)
+	}
+	return &Doc{ctx: ctx, src: data}, nil
+}
+
+func readErr(err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(msg, "password") || strings.Contains(msg, "encrypt"):
+		return fault.Wrap(fault.EncryptedPDF, err, "the PDF is encrypted; remove its password protection and upload it again")
+	default:
+		return fault.Wrap(fault.InvalidPDF, err, "the PDF cannot be read: %s", trimPdfcpu(msg))
+	}
+}
+
+// trimPdfcpu keeps pdfcpu's message useful to a caller without its package prefixes.
+func trimPdfcpu(s string) string {
+	s = strings.ReplaceAll(s, "pdfcpu: ", "")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// recoverInto turns a parser panic into an InvalidPDF error: hostile input must not take
+// down a worker.
+func recoverInto(err *error, op string) {
+	if v := recover(); v != nil {
+		*err = fault.Wrap(fault.InvalidPDF, fmt.Errorf("panic in %s: %v", op, v), "the PDF is damaged and cannot be processed")
+	}
+}
+
+// PageCount is the number of pages.
+func (d *Doc) PageCount() int { return d.ctx.PageCount }
+
+// Version is the PDF version, e.g. "1.7".
+func (d *Doc) Version() string { return d.ctx.XRefTable.Version().String() }
