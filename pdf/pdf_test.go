@@ -247,3 +247,21 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestInspect(t *testing.T) {
+	plain := testtool.File(t, "p.pdf", testpdf.Make(testpdf.Options{Pages: 3, Title: "Hello"}))
+	ownerOnly := filepath.Join(t.TempDir(), "o.pdf")
+	testtool.Run(t, "qpdf", "--encrypt", "", "owner", "256", "--", plain, ownerOnly)
+	b, _ := os.ReadFile(ownerOnly)
+	info, err := Inspect(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := testtool.Info(t, b)
+	if !info.Encrypted || ref["Encrypted"][:3] != "yes" || info.Pages != 3 || info.Title != "Hello" || info.PDFVersion != ref["PDF version"] {
+		t.Fatalf("inspect %+v vs pdfinfo %v", info, ref)
+	}
+	if _, err := Read(b); fault.CodeOf(err) != fault.EncryptedPDF {
+		t.Fatalf("Read of an encrypted file: %v", err)
+	}
+}

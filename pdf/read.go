@@ -37,7 +37,11 @@ type Doc struct {
 
 // Read parses data. A file that is not a PDF, is damaged, or has more than MaxPages pages is
 // fault.InvalidPDF; an encrypted one is fault.EncryptedPDF.
-func Read(data []byte) (d *Doc, err error) {
+func Read(data []byte) (*Doc, error) { return read(data, false) }
+
+// read parses data; with allowEncrypted, a file that opens without a user password (owner
+// restrictions only) is read too.
+func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
 		return nil, fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
 	}
@@ -46,7 +50,7 @@ func Read(data []byte) (d *Doc, err error) {
 	if err != nil {
 		return nil, readErr(err)
 	}
-	if ctx.Encrypt != nil || ctx.E != nil {
+	if (ctx.Encrypt != nil || ctx.E != nil) && !allowEncrypted {
 		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted; remove its password protection and upload it again")
 	}
 	if err := api.ValidateContext(ctx); err != nil {
@@ -86,6 +90,28 @@ func recoverInto(err *error, op string) {
 	if v := recover(); v != nil {
 		*err = fault.Wrap(fault.InvalidPDF, fmt.Errorf("panic in %s: %v", op, v), "the PDF is damaged and cannot be processed")
 	}
+}
+
+// Info is what Inspect reports.
+type Info struct {
+	Metadata
+	Pages      int    `json:"pages"`
+	PDFVersion string `json:"pdfVersion"`
+	Encrypted  bool   `json:"encrypted"`
+}
+
+// Inspect reads the metadata, page count, version and encryption status. Unlike Read it
+// accepts an encrypted file that opens without a password.
+func Inspect(data []byte) (*Info, error) {
+	d, err := read(data, true)
+	if err != nil {
+		return nil, err
+	}
+	m, err := d.Metadata()
+	if err != nil {
+		return nil, err
+	}
+	return &Info{Metadata: m, Pages: d.PageCount(), PDFVersion: d.Version(), Encrypted: d.ctx.Encrypt != nil}, nil
 }
 
 // PageCount is the number of pages.

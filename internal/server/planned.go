@@ -31,7 +31,7 @@ type pagesQuery struct {
 }
 
 type rotateQuery struct {
-	Degrees int    `query:"degrees" required:"true" enum:"90,180,270" doc:"Clockwise rotation."`
+	Degrees int    `query:"degrees" required:"true" minimum:"90" maximum:"270" multipleOf:"90" doc:"Clockwise rotation: 90, 180 or 270."`
 	Pages   string `query:"pages" default:"all" maxLength:"1000" doc:"Pages to rotate: all, 1, 1-3, 1,3,5 or 1-3,7."`
 }
 
@@ -228,10 +228,6 @@ func (s *Server) registerPlanned() {
 	planned[previewPagesQuery](s, post, "/api/preview/pages/base64", "Preview", "Render pages as images (Base64)", "the PDF tools issue", base64Request, jsonResponse, up)
 
 	// PDF tools.
-	planned[pagesQuery](s, post, "/api/pdf-tools/split", "PDF tools", "Split a PDF", "the PDF tools issue", pdf, jsonResponse, up)
-	planned[rotateQuery](s, post, "/api/pdf-tools/rotate", "PDF tools", "Rotate pages", "the PDF tools issue", pdf, pdfResponse, up)
 	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa", "PDF tools", "Convert to PDF/A-3b", "the PDF tools issue", pdf, pdfResponse, up)
 	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa/base64", "PDF tools", "Convert to PDF/A-3b (Base64)", "the PDF tools issue", base64Request, pdfResponse, up)
-	planned[struct{}](s, post, "/api/pdf-tools/metadata", "PDF tools", "Read PDF metadata", "the PDF tools issue", pdf, jsonResponse, up)
-	planned[metadataSetQuery](s, post, "/api/pdf-tools/metadata/set", "PDF tools", "Set PDF metadata", "the PDF tools issue", pdf, pdfResponse, up)
 }

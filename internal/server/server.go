@@ -127,6 +127,7 @@ func New(cfg Config) (*Server, error) {
 	s.api.UseMiddleware(s.guard)
 
 	s.registerSystem()
+	s.registerPDFTools()
 	s.registerAccount()
 	s.registerPlanned()
 	s.registerPlain()

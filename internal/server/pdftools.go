@@ -1,0 +1,206 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/pagerange"
+)
+
+// fileOutput is a binary response: a PDF, an image, a spreadsheet.
+type fileOutput struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	Body               []byte
+}
+
+func pdfOutput(name string, b []byte) *fileOutput {
+	return &fileOutput{ContentType: "application/pdf", ContentDisposition: fmt.Sprintf("attachment; filename=%q", name), Body: b}
+}
+
+func binaryResponse(mt map[string]*huma.MediaType) map[string]*huma.Response {
+	return map[string]*huma.Response{"200": {Description: "The document.", Content: mt}}
+}
+
+// uploadedPDF reads the "file" part and parses it.
+func uploadedPDF(ctx context.Context) (*pdf.Doc, *File, error) {
+	up, err := pdfUpload.read(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := up.File("file")
+	d, err := pdf.Read(f.Data)
+	return d, f, err
+}
+
+// stem is a file name without its extension, for naming outputs after inputs.
+func stem(name string) string {
+	name = strings.TrimSuffix(name, ".pdf")
+	if name == "" {
+		return "document"
+	}
+	return name
+}
+
+// SplitPart is one output PDF of a split.
+type SplitPart struct {
+	Pages string `json:"pages" doc:"The pages this part holds, as a page specification." example:"1-3"`
+	From  int    `json:"from" doc:"First page (1-based)." example:"1"`
+	To    int    `json:"to" doc:"Last page." example:"3"`
+	File  string `json:"file" contentEncoding:"base64" doc:"The part as a Base64 PDF."`
+}
+
+// SplitResult is the split response.
+type SplitResult struct {
+	Count int         `json:"count" doc:"Number of parts." example:"2"`
+	Parts []SplitPart `json:"parts" doc:"The parts, in the order of the page specification."`
+}
+
+// MetadataResult is the metadata response.
+type MetadataResult struct {
+	*pdf.Info
+}
+
+type extractQuery struct {
+	Pages string `query:"pages" required:"true" maxLength:"1000" doc:"Pages to keep, in this order: 1-3,7 or 5,1 (repeats allowed)."`
+}
+
+var mergeUpload = form{{Name: "files", Doc: "The PDFs, in order (2 to 50).", File: true, Required: true, Max: 50, Types: []string{"application/pdf"}}}
+
+func (s *Server) registerPDFTools() {
+	up := s.uploads()
+	tag := []string{"PDF tools"}
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsSplit", Method: http.MethodPost, Path: "/api/pdf-tools/split", Tags: tag,
+		Summary: "Split a PDF", RequestBody: pdfUpload.body(),
+		Description: "pages=all gives one PDF per page; 1-3,4-6 one per range; 1,3,5 one per page named. The parts come back as Base64 PDFs in order.",
+	}, func(ctx context.Context, in *pagesQuery) (*struct{ Body SplitResult }, error) {
+		d, _, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		if err != nil {
+			return nil, err
+		}
+		parts, err := d.Split(sp)
+		if err != nil {
+			return nil, err
+		}
+		res := SplitResult{Count: len(parts)}
+		for _, p := range parts {
+			res.Parts = append(res.Parts, SplitPart{Pages: p.Range.String(), From: p.Range.From, To: p.Range.To, File: base64.StdEncoding.EncodeToString(p.PDF)})
+		}
+		return &struct{ Body SplitResult }{res}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsRotate", Method: http.MethodPost, Path: "/api/pdf-tools/rotate", Tags: tag,
+		Summary: "Rotate pages", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
+		Description: "Turns the selected pages clockwise by degrees; the rotation adds to each page's own.",
+	}, func(ctx context.Context, in *rotateQuery) (*fileOutput, error) {
+		d, f, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		if err != nil {
+			return nil, err
+		}
+		b, err := d.Rotate(in.Degrees, sp)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(f.Filename)+"-rotated.pdf", b), nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsMetadata", Method: http.MethodPost, Path: "/api/pdf-tools/metadata", Tags: tag,
+		Summary: "Read PDF metadata", RequestBody: pdfUpload.body(),
+		Description: "Title, author, subject, keywords, creator, producer, creation and modification date, page count, PDF version and whether the file is encrypted. A file encrypted with an owner password only is read; one that needs a password to open is 400 encrypted_pdf.",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *pdf.Info }, error) {
+		up, err := pdfUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		info, err := pdf.Inspect(up.File("file").Data)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body *pdf.Info }{info}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsMetadataSet", Method: http.MethodPost, Path: "/api/pdf-tools/metadata/set", Tags: tag,
+		Summary: "Set PDF metadata", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
+		Description: "Writes the given fields to the Info dictionary and the XMP metadata alike, as an incremental update: the original content, PDF/A identification and earlier signatures are kept. An empty or absent parameter leaves its field as it is.",
+	}, func(ctx context.Context, in *metadataSetQuery) (*fileOutput, error) {
+		d, f, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		opt := func(s string) *string {
+			if s == "" {
+				return nil
+			}
+			return &s
+		}
+		b, err := d.SetMetadata(pdf.Changes{Title: opt(in.Title), Author: opt(in.Author), Subject: opt(in.Subject),
+			Keywords: opt(in.Keywords), Creator: opt(in.Creator), Producer: opt(in.Producer)}, s.now())
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(f.Filename)+".pdf", b), nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsMerge", Method: http.MethodPost, Path: "/api/pdf-tools/merge", Tags: tag,
+		Summary: "Merge PDFs", RequestBody: mergeUpload.body(), Responses: binaryResponse(pdfResponse),
+		Description: "Joins the uploaded files (parts named files, 2 to 50) into one PDF, in upload order.",
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		up, err := mergeUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var docs [][]byte
+		for _, f := range up.Files["files"] {
+			docs = append(docs, f.Data)
+		}
+		b, err := pdf.Merge(docs...)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput("merged.pdf", b), nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsExtractPages", Method: http.MethodPost, Path: "/api/pdf-tools/extract-pages", Tags: tag,
+		Summary: "Extract pages into one PDF", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
+		Description: "One PDF of the pages named, in the order named (repeats allowed).",
+	}, func(ctx context.Context, in *extractQuery) (*fileOutput, error) {
+		d, f, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		if err != nil {
+			return nil, err
+		}
+		if sp.Count() > pdf.MaxPages {
+			return nil, fault.New(fault.InvalidPageSpec, "at most %d pages can be extracted", pdf.MaxPages)
+		}
+		b, err := d.Extract(sp)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(f.Filename)+"-pages.pdf", b), nil
+	}, up)
+}
