@@ -1,0 +1,393 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Process is one long-running program of a pool (a browser, an office suite).
+type Process interface {
+	Start(ctx context.Context) error
+	// Healthy is a cheap check; an error makes the supervisor restart the process.
+	Healthy(ctx context.Context) error
+	// Stop kills the process and its whole process group and waits for it.
+	Stop() error
+}
+
+// Config configures a Supervisor.
+type Config struct {
+	Name         string                 // "chromium", "office", "poppler", ...: metrics and errors
+	Binary       string                 // the program a process-per-job engine runs; Ready checks it is installed
+	Concurrency  int                    // jobs at once (= pool size); default runtime.NumCPU()
+	MaxQueue     int                    // jobs allowed to wait; beyond it Run fails at once with fault.Busy; default 4 × Concurrency
+	JobTimeout   time.Duration          // per job; default 60 s
+	StartTimeout time.Duration          // for Process.Start; default 30 s
+	MaxJobs      int                    // restart a Process after this many jobs; 0 = never
+	Eager        bool                   // start processes in Start rather than on first use
+	New          func(slot int) Process // nil for process-per-job programs
+	TempRoot     string                 // parent of per-job temporary directories; default os.TempDir()
+	Logger       *slog.Logger
+}
+
+// slot is one unit of concurrency; for pools it owns a process.
+type slot struct {
+	id      int
+	proc    Process
+	started bool
+	jobs    int
+}
+
+// Supervisor runs jobs for one external program.
+type Supervisor struct {
+	cfg   Config
+	log   *slog.Logger
+	slots chan *slot // idle slots
+	all   []*slot
+	done  chan struct{} // closed by Stop
+
+	mu       sync.Mutex
+	stopped  bool
+	running  sync.WaitGroup
+	admitted atomic.Int64 // running + queued
+	active   atomic.Int64 // running
+
+	restarts  prometheus.Counter
+	jobs      *prometheus.CounterVec
+	durations prometheus.Histogram
+	queueLen  prometheus.GaugeFunc
+	runningG  prometheus.GaugeFunc
+	restartsN atomic.Int64
+	jobsN     atomic.Int64
+	failuresN atomic.Int64
+}
+
+// Stats is a snapshot of a supervisor's counters.
+type Stats struct {
+	Queued, Running          int
+	Jobs, Failures, Restarts int64
+}
+
+// New returns a supervisor; call Start before Run.
+func New(cfg Config) *Supervisor {
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = runtime.NumCPU()
+	}
+	if cfg.MaxQueue < 0 {
+		cfg.MaxQueue = 0
+	} else if cfg.MaxQueue == 0 {
+		cfg.MaxQueue = 4 * cfg.Concurrency
+	}
+	if cfg.JobTimeout <= 0 {
+		cfg.JobTimeout = 60 * time.Second
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 30 * time.Second
+	}
+	if cfg.TempRoot == "" {
+		cfg.TempRoot = os.TempDir()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger.With("engine", cfg.Name), slots: make(chan *slot, cfg.Concurrency), done: make(chan struct{})}
+	for i := range cfg.Concurrency {
+		sl := &slot{id: i}
+		if cfg.New != nil {
+			sl.proc = cfg.New(i)
+		}
+		s.all = append(s.all, sl)
+		s.slots <- sl
+	}
+	labels := prometheus.Labels{"engine": cfg.Name}
+	s.restarts = prometheus.NewCounter(prometheus.CounterOpts{Name: "papierkram_engine_restarts_total", Help: "Processes restarted (crash, hang, health, recycling).", ConstLabels: labels})
+	s.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "papierkram_engine_jobs_total", Help: "Jobs by result.", ConstLabels: labels}, []string{"result"})
+	s.durations = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "papierkram_engine_job_duration_seconds", Help: "Job run time, queueing excluded.", ConstLabels: labels,
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}})
+	s.queueLen = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_queue_length", Help: "Jobs waiting for a slot.", ConstLabels: labels},
+		func() float64 { return float64(s.Stats().Queued) })
+	s.runningG = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_running", Help: "Jobs running.", ConstLabels: labels},
+		func() float64 { return float64(s.active.Load()) })
+	return s
+}
+
+// Name is the engine's name.
+func (s *Supervisor) Name() string { return s.cfg.Name }
+
+// Describe and Collect make a Supervisor a prometheus.Collector.
+func (s *Supervisor) Describe(ch chan<- *prometheus.Desc) {
+	s.restarts.Describe(ch)
+	s.jobs.Describe(ch)
+	s.durations.Describe(ch)
+	s.queueLen.Describe(ch)
+	s.runningG.Describe(ch)
+}
+
+func (s *Supervisor) Collect(ch chan<- prometheus.Metric) {
+	s.restarts.Collect(ch)
+	s.jobs.Collect(ch)
+	s.durations.Collect(ch)
+	s.queueLen.Collect(ch)
+	s.runningG.Collect(ch)
+}
+
+// Start starts the pool's processes when the engine is eager; lazy engines start nothing.
+func (s *Supervisor) Start(ctx context.Context) error {
+	if s.cfg.New == nil || !s.cfg.Eager {
+		return nil
+	}
+	for range s.cfg.Concurrency {
+		sl := <-s.slots
+		err := s.ensure(ctx, sl)
+		s.slots <- sl
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Worker is what a job gets: its process (nil for process-per-job programs) and a temporary
+// directory of its own.
+type Worker struct {
+	proc Process
+	dir  string
+}
+
+// Process is the pool process the job runs on, or nil.
+func (w *Worker) Process() Process { return w.proc }
+
+// TempDir is the job's directory; it is removed when the job ends, whatever happened.
+func (w *Worker) TempDir() string { return w.dir }
+
+// Exec runs a program for the job (see package function Exec) with the job's directory as
+// its working directory unless c.Dir says otherwise.
+func (w *Worker) Exec(ctx context.Context, c Command) (stdout, stderr []byte, err error) {
+	if c.Dir == "" {
+		c.Dir = w.dir
+	}
+	return Exec(ctx, c)
+}
+
+// Run runs job on a free slot, waiting in the queue when all are busy. It fails at once
+// with fault.Busy when the queue is full, with fault.Timeout when the job runs over
+// JobTimeout, with fault.Canceled when ctx ends first, and with fault.EngineUnavailable
+// after Stop or when the process cannot be started.
+func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *Worker) error) (err error) {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return fault.New(fault.EngineUnavailable, "the %s engine is shutting down", s.cfg.Name)
+	}
+	s.running.Add(1)
+	s.mu.Unlock()
+	defer s.running.Done()
+
+	if n := s.admitted.Add(1); n > int64(s.cfg.Concurrency+s.cfg.MaxQueue) {
+		s.admitted.Add(-1)
+		s.jobs.WithLabelValues("busy").Inc()
+		return fault.New(fault.Busy, "the %s engine is busy (%d jobs running, %d waiting); retry shortly", s.cfg.Name, s.cfg.Concurrency, s.cfg.MaxQueue)
+	}
+	defer s.admitted.Add(-1)
+
+	var sl *slot
+	select {
+	case sl = <-s.slots:
+	case <-ctx.Done():
+		s.jobs.WithLabelValues("canceled").Inc()
+		return fault.Wrap(fault.Canceled, ctx.Err(), "the request ended while waiting for the %s engine", s.cfg.Name)
+	case <-s.done:
+		return fault.New(fault.EngineUnavailable, "the %s engine is shutting down", s.cfg.Name)
+	}
+	s.active.Add(1)
+	defer func() {
+		s.active.Add(-1)
+		s.mu.Lock()
+		stopped := s.stopped
+		s.mu.Unlock()
+		if stopped && sl.proc != nil && sl.started { // Stop came while this job ran
+			sl.proc.Stop()
+			sl.started = false
+		}
+		s.slots <- sl
+	}()
+
+	if err := s.ensure(ctx, sl); err != nil {
+		s.jobs.WithLabelValues("error").Inc()
+		return err
+	}
+	dir, err := os.MkdirTemp(s.cfg.TempRoot, "papierkram-"+s.cfg.Name+"-")
+	if err != nil {
+		return fmt.Errorf("engine %s: temp dir: %w", s.cfg.Name, err)
+	}
+	defer os.RemoveAll(dir)
+
+	jctx, cancel := context.WithTimeout(ctx, s.cfg.JobTimeout)
+	defer cancel()
+	start := time.Now()
+	err = s.call(jctx, job, &Worker{proc: sl.proc, dir: dir})
+	s.durations.Observe(time.Since(start).Seconds())
+	s.jobsN.Add(1)
+
+	timedOut := errors.Is(jctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	switch {
+	case timedOut:
+		err = fault.Wrap(fault.Timeout, err, "the %s job ran over its time limit of %s and was stopped", s.cfg.Name, s.cfg.JobTimeout)
+	case err != nil && ctx.Err() != nil:
+		err = fault.Wrap(fault.Canceled, err, "the request ended during the %s job", s.cfg.Name)
+	}
+	result := "ok"
+	if err != nil {
+		s.failuresN.Add(1)
+		result = "error"
+		switch fault.CodeOf(err) {
+		case fault.Timeout:
+			result = "timeout"
+		case fault.Canceled:
+			result = "canceled"
+		}
+	}
+	s.jobs.WithLabelValues(result).Inc()
+
+	if sl.proc != nil && sl.started {
+		sl.jobs++
+		switch {
+		case timedOut || (err != nil && ctx.Err() != nil):
+			// The process may still be busy with the abandoned job: never hand it on.
+			s.retire(sl, "job did not finish")
+		case err != nil && sl.proc.Healthy(context.WithoutCancel(ctx)) != nil:
+			s.retire(sl, "unhealthy after a failed job")
+		case s.cfg.MaxJobs > 0 && sl.jobs >= s.cfg.MaxJobs:
+			s.retire(sl, "recycled after max jobs")
+		}
+	}
+	return err
+}
+
+// call runs the job, turning a panic into an internal error so that the slot and the temp
+// directory are still cleaned up.
+func (s *Supervisor) call(ctx context.Context, job func(context.Context, *Worker) error, w *Worker) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("job panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = fault.New(fault.Internal, "the %s job failed unexpectedly", s.cfg.Name)
+		}
+	}()
+	return job(ctx, w)
+}
+
+// ensure makes sure a pool slot has a started, healthy process.
+func (s *Supervisor) ensure(ctx context.Context, sl *slot) error {
+	if sl.proc == nil {
+		return nil
+	}
+	if sl.started {
+		if err := sl.proc.Healthy(ctx); err == nil {
+			return nil
+		}
+		s.retire(sl, "unhealthy")
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
+	defer cancel()
+	if err := sl.proc.Start(sctx); err != nil {
+		sl.proc.Stop()
+		if fault.As(err) != nil {
+			return err
+		}
+		return fault.Wrap(fault.EngineUnavailable, err, "the %s engine cannot be started", s.cfg.Name)
+	}
+	sl.started, sl.jobs = true, 0
+	return nil
+}
+
+// retire stops a slot's process; the next job on the slot starts a fresh one.
+func (s *Supervisor) retire(sl *slot, why string) {
+	if err := sl.proc.Stop(); err != nil {
+		s.log.Warn("stop process", "slot", sl.id, "error", err)
+	}
+	sl.started = false
+	sl.proc = s.cfg.New(sl.id)
+	s.restarts.Inc()
+	s.restartsN.Add(1)
+	s.log.Info("process restarted", "slot", sl.id, "reason", why)
+}
+
+// Ready reports whether the engine can take work: not stopped, its program installed.
+func (s *Supervisor) Ready(ctx context.Context) error {
+	s.mu.Lock()
+	stopped := s.stopped
+	s.mu.Unlock()
+	if stopped {
+		return fault.New(fault.EngineUnavailable, "the %s engine is stopped", s.cfg.Name)
+	}
+	if s.cfg.Binary != "" {
+		if _, err := exec.LookPath(s.cfg.Binary); err != nil {
+			return fault.Wrap(fault.EngineUnavailable, err, "%s is not installed", s.cfg.Binary)
+		}
+	}
+	return nil
+}
+
+// Stop refuses new jobs, waits for running ones (as long as ctx allows), then stops every
+// process.
+func (s *Supervisor) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	close(s.done)
+	s.mu.Unlock()
+	finished := make(chan struct{})
+	go func() { s.running.Wait(); close(finished) }()
+	var err error
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		err = fmt.Errorf("engine %s: jobs still running at shutdown: %w", s.cfg.Name, ctx.Err())
+	}
+	// Stop the idle slots' processes; a job still running stops its own when it returns.
+	var idle []*slot
+	for len(idle) < len(s.all) {
+		select {
+		case sl := <-s.slots:
+			if sl.proc != nil && sl.started {
+				sl.proc.Stop()
+				sl.started = false
+			}
+			idle = append(idle, sl)
+			continue
+		default:
+		}
+		break
+	}
+	for _, sl := range idle {
+		s.slots <- sl
+	}
+	return err
+}
+
+// Stats returns the supervisor's counters.
+func (s *Supervisor) Stats() Stats {
+	running := s.active.Load()
+	return Stats{
+		Queued:   int(max(s.admitted.Load()-running, 0)),
+		Running:  int(running),
+		Jobs:     s.jobsN.Load(),
+		Failures: s.failuresN.Load(),
+		Restarts: s.restartsN.Load(),
+	}
+}

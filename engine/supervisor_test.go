@@ -1,0 +1,289 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// sleeper is a real long-running process: `sleep 1000` in its own group.
+type sleeper struct {
+	child  *Child
+	starts *atomic.Int64
+}
+
+func (p *sleeper) Start(ctx context.Context) error {
+	c, err := StartProcess(ctx, Command{Name: "sleep", Args: []string{"1000"}}, nil, nil)
+	if err != nil {
+		return err
+	}
+	p.child = c
+	if p.starts != nil {
+		p.starts.Add(1)
+	}
+	return nil
+}
+
+func (p *sleeper) Healthy(context.Context) error {
+	if p.child == nil || p.child.Exited() {
+		return errors.New("exited")
+	}
+	return nil
+}
+
+func (p *sleeper) Stop() error {
+	if p.child == nil {
+		return nil
+	}
+	return p.child.Kill()
+}
+
+func pool(t *testing.T, cfg Config) (*Supervisor, *atomic.Int64) {
+	t.Helper()
+	starts := &atomic.Int64{}
+	cfg.New = func(int) Process { return &sleeper{starts: starts} }
+	if cfg.TempRoot == "" {
+		cfg.TempRoot = t.TempDir()
+	}
+	s := New(cfg)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop(context.Background()) })
+	return s, starts
+}
+
+// alive reports whether any process of group pgid still exists.
+func alive(pgid int) bool { return syscall.Kill(-pgid, 0) == nil }
+
+func TestChildKilledMidJobIsReplaced(t *testing.T) {
+	s, starts := pool(t, Config{Name: "t", Concurrency: 1, Eager: true})
+	var first int
+	err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		c := w.Process().(*sleeper).child
+		first = c.Pid()
+		syscall.Kill(c.Pid(), syscall.SIGKILL) // the program crashes under the job
+		<-c.Done()
+		return errors.New("lost the process")
+	})
+	if err == nil {
+		t.Fatal("job on a killed process succeeded")
+	}
+	var second int
+	if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		second = w.Process().(*sleeper).child.Pid()
+		return w.Process().Healthy(ctx)
+	}); err != nil {
+		t.Fatalf("next job: %v", err)
+	}
+	if second == first || starts.Load() != 2 || s.Stats().Restarts != 1 {
+		t.Fatalf("pid %d -> %d, starts %d, restarts %d", first, second, starts.Load(), s.Stats().Restarts)
+	}
+}
+
+func TestHungCommandIsKilledWithItsGroup(t *testing.T) {
+	root := t.TempDir()
+	s := New(Config{Name: "t", Concurrency: 1, JobTimeout: 300 * time.Millisecond, TempRoot: root})
+	pidFile := root + "/../pid-" + strconv.Itoa(os.Getpid())
+	defer os.Remove(pidFile)
+	start := time.Now()
+	err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		// A grandchild too: the kill must reach the whole group.
+		_, _, err := w.Exec(ctx, Command{Name: "sh", Args: []string{"-c", "echo $$ > " + pidFile + "; sleep 100 & sleep 100"}})
+		return err
+	})
+	if fault.CodeOf(err) != fault.Timeout {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Run returned after %s", d)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pgid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pgid == 0 {
+		t.Fatal("no pid recorded")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pgid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pgid) {
+		t.Fatalf("process group %d survived the timeout", pgid)
+	}
+	if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		_, _, err := w.Exec(ctx, Command{Name: "true"})
+		return err
+	}); err != nil {
+		t.Fatalf("next job: %v", err)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Fatalf("temp dirs left: %v", entries)
+	}
+}
+
+func TestHungJobOnPoolRestartsProcess(t *testing.T) {
+	s, starts := pool(t, Config{Name: "t", Concurrency: 1, JobTimeout: 200 * time.Millisecond, Eager: true})
+	var pid int
+	err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		pid = w.Process().(*sleeper).child.Pid()
+		<-ctx.Done() // a job that hangs until it is stopped
+		return ctx.Err()
+	})
+	if fault.CodeOf(err) != fault.Timeout {
+		t.Fatalf("err = %v", err)
+	}
+	if alive(pid) {
+		t.Fatal("the hung job's process still runs")
+	}
+	if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { return w.Process().Healthy(ctx) }); err != nil {
+		t.Fatal(err)
+	}
+	if starts.Load() != 2 {
+		t.Fatalf("starts %d", starts.Load())
+	}
+}
+
+func TestFloodIsRefused(t *testing.T) {
+	s := New(Config{Name: "t", Concurrency: 1, MaxQueue: 2, TempRoot: t.TempDir()})
+	release := make(chan struct{})
+	var ok, busy atomic.Int64
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { <-release; return nil })
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case fault.CodeOf(err) == fault.Busy:
+				busy.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for busy.Load() < 7 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := s.Stats(); st.Running != 1 || st.Queued != 2 {
+		t.Fatalf("stats while flooded: %+v", st)
+	}
+	close(release)
+	wg.Wait()
+	if ok.Load() != 3 || busy.Load() != 7 {
+		t.Fatalf("ok %d busy %d", ok.Load(), busy.Load())
+	}
+}
+
+func TestTempDirsAlwaysRemoved(t *testing.T) {
+	root := t.TempDir()
+	s := New(Config{Name: "t", Concurrency: 2, JobTimeout: 100 * time.Millisecond, TempRoot: root})
+	jobs := []func(ctx context.Context, w *Worker) error{
+		func(ctx context.Context, w *Worker) error { return os.WriteFile(w.TempDir()+"/a", []byte("x"), 0o600) },
+		func(ctx context.Context, w *Worker) error { os.WriteFile(w.TempDir()+"/a", []byte("x"), 0o600); return errors.New("failed") },
+		func(ctx context.Context, w *Worker) error { <-ctx.Done(); return ctx.Err() },
+		func(ctx context.Context, w *Worker) error { panic("boom") },
+	}
+	for i, j := range jobs {
+		err := s.Run(context.Background(), j)
+		if i == 3 && fault.CodeOf(err) != fault.Internal {
+			t.Fatalf("panic: %v", err)
+		}
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Fatalf("temp dirs left: %d", len(entries))
+	}
+}
+
+func TestRecycleAfterMaxJobs(t *testing.T) {
+	s, starts := pool(t, Config{Name: "t", Concurrency: 1, MaxJobs: 2})
+	for range 5 {
+		if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Lazy start, then recycled after jobs 2 and 4: three processes, two restarts.
+	if starts.Load() != 3 || s.Stats().Restarts != 2 {
+		t.Fatalf("starts %d restarts %d", starts.Load(), s.Stats().Restarts)
+	}
+}
+
+func TestStopWaitsThenRefuses(t *testing.T) {
+	s, _ := pool(t, Config{Name: "t", Concurrency: 1, Eager: true})
+	started, finished := make(chan struct{}), atomic.Bool{}
+	var pid int
+	go s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		pid = w.Process().(*sleeper).child.Pid()
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		finished.Store(true)
+		return nil
+	})
+	<-started
+	if err := s.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !finished.Load() {
+		t.Fatal("Stop returned before the running job finished")
+	}
+	if alive(pid) {
+		t.Fatal("process still alive after Stop")
+	}
+	if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { return nil }); fault.CodeOf(err) != fault.EngineUnavailable {
+		t.Fatalf("Run after Stop: %v", err)
+	}
+	if s.Ready(context.Background()) == nil {
+		t.Fatal("ready after Stop")
+	}
+}
+
+func TestCancelWhileQueued(t *testing.T) {
+	s := New(Config{Name: "t", Concurrency: 1, TempRoot: t.TempDir()})
+	release := make(chan struct{})
+	go s.Run(context.Background(), func(ctx context.Context, w *Worker) error { <-release; return nil })
+	defer close(release)
+	for s.Stats().Running == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := s.Run(ctx, func(ctx context.Context, w *Worker) error { return nil })
+	if fault.CodeOf(err) != fault.Canceled || time.Since(start) > 2*time.Second {
+		t.Fatalf("queued cancel: %v after %s", err, time.Since(start))
+	}
+}
+
+func TestExecErrors(t *testing.T) {
+	ctx := context.Background()
+	if _, _, err := Exec(ctx, Command{Name: "no-such-program-papierkram"}); fault.CodeOf(err) != fault.EngineUnavailable {
+		t.Fatalf("missing program: %v", err)
+	}
+	_, _, err := Exec(ctx, Command{Name: "sh", Args: []string{"-c", "echo oops >&2; exit 3"}})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 3 || !strings.Contains(ee.Stderr, "oops") {
+		t.Fatalf("exit error: %v", err)
+	}
+	out, _, err := Exec(ctx, Command{Name: "sh", Args: []string{"-c", "head -c 100000 /dev/zero"}, MaxOutput: 1000})
+	if err != nil || len(out) != 1000 {
+		t.Fatalf("capped output: %d %v", len(out), err)
+	}
+	// The server's environment does not leak into programs.
+	os.Setenv("PAPIERKRAM_SECRET_TEST", "s3cret")
+	defer os.Unsetenv("PAPIERKRAM_SECRET_TEST")
+	out, _, _ = Exec(ctx, Command{Name: "env"})
+	if strings.Contains(string(out), "s3cret") {
+		t.Fatal("environment leaked into the child")
+	}
+}
