@@ -1,0 +1,75 @@
+package pdfa
+
+import (
+	"context"
+	"time"
+
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
+)
+
+// Converter turns a PDF into PDF/A-3b (engine/ghostscript does).
+type Converter interface {
+	ToPDFA3B(ctx context.Context, pdf []byte) ([]byte, error)
+}
+
+// Options carries metadata to write into the result's Info dictionary and XMP alike.
+type Options struct {
+	Title, Author string
+	Now           time.Time // ModDate of the metadata update; default time.Now
+}
+
+// Convert makes data PDF/A-3b: fonts embedded, sRGB OutputIntent, XMP pdfaid part 3,
+// conformance B, Info and XMP in agreement. It refuses encrypted and unreadable input, and
+// checks its own output's identification before returning it.
+func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, error) {
+	src, err := pdf.Read(data)
+	if err != nil {
+		return nil, err
+	}
+	orig, err := src.Metadata()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.ToPDFA3B(ctx, data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := pdf.Read(out)
+	if err != nil {
+		return nil, fault.Wrap(fault.Internal, err, "the PDF/A conversion produced an unreadable file")
+	}
+	// Ghostscript drops document information it cannot map to XMP; carry the source's
+	// over, with the caller's title and author winning.
+	if o.Title != "" {
+		orig.Title = o.Title
+	}
+	if o.Author != "" {
+		orig.Author = o.Author
+	}
+	ch, set := pdf.Changes{}, false
+	for _, f := range []struct {
+		v   string
+		dst **string
+	}{{orig.Title, &ch.Title}, {orig.Author, &ch.Author}, {orig.Subject, &ch.Subject}, {orig.Keywords, &ch.Keywords}, {orig.Creator, &ch.Creator}} {
+		if f.v != "" {
+			v := f.v
+			*f.dst, set = &v, true
+		}
+	}
+	if set {
+		if o.Now.IsZero() {
+			o.Now = time.Now()
+		}
+		if out, err = d.SetMetadata(ch, o.Now); err != nil {
+			return nil, err
+		}
+		if d, err = pdf.Read(out); err != nil {
+			return nil, fault.Wrap(fault.Internal, err, "the PDF/A metadata update produced an unreadable file")
+		}
+	}
+	if part, conf := d.PDFA(); part != 3 || (conf != "B" && conf != "b") {
+		return nil, fault.New(fault.Internal, "the PDF/A conversion did not identify as PDF/A-3B (part %d, conformance %q)", part, conf)
+	}
+	return out, nil
+}
