@@ -191,7 +191,10 @@ func TestTempDirsAlwaysRemoved(t *testing.T) {
 	s := New(Config{Name: "t", Concurrency: 2, JobTimeout: 100 * time.Millisecond, TempRoot: root})
 	jobs := []func(ctx context.Context, w *Worker) error{
 		func(ctx context.Context, w *Worker) error { return os.WriteFile(w.TempDir()+"/a", []byte("x"), 0o600) },
-		func(ctx context.Context, w *Worker) error { os.WriteFile(w.TempDir()+"/a", []byte("x"), 0o600); return errors.New("failed") },
+		func(ctx context.Context, w *Worker) error {
+			os.WriteFile(w.TempDir()+"/a", []byte("x"), 0o600)
+			return errors.New("failed")
+		},
 		func(ctx context.Context, w *Worker) error { <-ctx.Done(); return ctx.Err() },
 		func(ctx context.Context, w *Worker) error { panic("boom") },
 	}
