@@ -119,3 +119,6 @@ func (d *Doc) PageCount() int { return d.ctx.PageCount }
 
 // Version is the PDF version, e.g. "1.7".
 func (d *Doc) Version() string { return d.ctx.XRefTable.Version().String() }
+
+// Bytes is the document as it was read.
+func (d *Doc) Bytes() []byte { return d.src }

@@ -54,7 +54,7 @@ func serveCmd() *cobra.Command {
 		addr, dataDir, logFormat string
 		maxUploadMB              int64
 		metricsPublic, devKey    bool
-		shutdown                 time.Duration
+		shutdown, jobTimeout     time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -84,9 +84,11 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 				keys = append(keys, k)
 				fmt.Fprintf(os.Stderr, "\n  Development API key (admin, valid while this process runs):\n\n    %s\n\n  Try: curl -H \"X-API-Key: %s\" http://localhost%s/api/auth/validate\n\n", k, k, displayAddr(addr))
 			}
+			eng := newEngines(log, jobTimeout)
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
-				ShutdownTimeout: shutdown, Logger: log, Store: st,
+				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
+				Renderer: eng.poppler, PDFA: eng.ghostscript,
 			})
 			if err != nil {
 				return err
@@ -106,6 +108,7 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
 	f.StringVar(&logFormat, "log-format", env("PAPIERKRAM_LOG_FORMAT", ""), "json or text (default: text on a terminal, else json)")
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
+	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	return cmd
 }
 

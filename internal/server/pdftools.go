@@ -12,7 +12,10 @@ import (
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pagerange"
+	"github.com/papierkram/papierkram/pdf/pdfa"
 )
+
+var pdfUpload = form{{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}}}
 
 // fileOutput is a binary response: a PDF, an image, a spreadsheet.
 type fileOutput struct {
@@ -159,6 +162,40 @@ func (s *Server) registerPDFTools() {
 			return nil, err
 		}
 		return pdfOutput(stem(f.Filename)+".pdf", b), nil
+	}, up)
+
+	convert := func(ctx context.Context, data []byte, name string, q PDFAQuery) (*fileOutput, error) {
+		if s.cfg.PDFA == nil {
+			return nil, fault.New(fault.EngineUnavailable, "PDF/A conversion (Ghostscript) is not configured on this server")
+		}
+		b, err := pdfa.Convert(ctx, s.cfg.PDFA, data, pdfa.Options{Title: q.Title, Author: q.Author, Now: s.now()})
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(name)+"-pdfa.pdf", b), nil
+	}
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsPdfa", Method: http.MethodPost, Path: "/api/pdf-tools/pdfa", Tags: tag,
+		Summary: "Convert to PDF/A-3b", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
+		Description: "PDF/A-3b with an embedded sRGB ICC profile (OutputIntent), fonts embedded, XMP pdfaid part 3 conformance B. title and author go to XMP and the Info dictionary alike; the source's other document information is kept.",
+	}, func(ctx context.Context, in *PDFAQuery) (*fileOutput, error) {
+		up, err := pdfUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f := up.File("file")
+		return convert(ctx, f.Data, f.Filename, *in)
+	}, up)
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsPdfaBase64", Method: http.MethodPost, Path: "/api/pdf-tools/pdfa/base64", Tags: tag,
+		Summary: "Convert to PDF/A-3b (Base64 input)", Responses: binaryResponse(pdfResponse),
+		Description: "As /api/pdf-tools/pdfa, with the PDF as Base64 under the key file.",
+	}, func(ctx context.Context, in *pdfaBase64) (*fileOutput, error) {
+		data, name, err := in.decode()
+		if err != nil {
+			return nil, err
+		}
+		return convert(ctx, data, name, in.PDFAQuery)
 	}, up)
 
 	register(s, huma.Operation{

@@ -12,14 +12,16 @@ import (
 // Query parameters of the spec's routes. Routes whose capability is built move their
 // handler out of this file and keep these types.
 
-type previewQuery struct {
+// PreviewQuery is the query of /api/preview and /api/preview/base64.
+type PreviewQuery struct {
 	Page     int    `query:"page" minimum:"1" default:"1" doc:"1-based page number."`
 	Format   string `query:"format" enum:"PNG,JPEG" default:"PNG" doc:"Image format."`
 	DPI      int    `query:"dpi" minimum:"1" maximum:"300" default:"96" doc:"Resolution in dots per inch."`
 	MaxWidth int    `query:"maxWidth" minimum:"0" default:"0" doc:"Scale down to at most this width in pixels; 0 = no scaling."`
 }
 
-type previewPagesQuery struct {
+// PreviewPagesQuery is the query of /api/preview/pages and its /base64 twin.
+type PreviewPagesQuery struct {
 	Pages    string `query:"pages" default:"all" maxLength:"1000" doc:"Page specification: all, 1, 1-3, 1,3,5 or 1-3,7. At most 50 pages."`
 	Format   string `query:"format" enum:"PNG,JPEG" default:"PNG" doc:"Image format."`
 	DPI      int    `query:"dpi" minimum:"1" maximum:"300" default:"72" doc:"Resolution in dots per inch."`
@@ -35,7 +37,8 @@ type rotateQuery struct {
 	Pages   string `query:"pages" default:"all" maxLength:"1000" doc:"Pages to rotate: all, 1, 1-3, 1,3,5 or 1-3,7."`
 }
 
-type pdfaQuery struct {
+// PDFAQuery is the query of /api/pdf-tools/pdfa and its /base64 twin.
+type PDFAQuery struct {
 	Title  string `query:"title" maxLength:"1000" doc:"Title written to XMP and the Info dictionary."`
 	Author string `query:"author" maxLength:"1000" doc:"Author written to XMP and the Info dictionary."`
 }
@@ -222,12 +225,6 @@ func (s *Server) registerPlanned() {
 		jsonBody("Array of ReceiptData.", nil), csvResponse, up)
 
 	// Preview.
-	planned[previewQuery](s, post, "/api/preview", "Preview", "Render a page as an image", "the PDF tools issue", pdf, imgResponse, up)
-	planned[previewQuery](s, post, "/api/preview/base64", "Preview", "Render a page as an image (Base64)", "the PDF tools issue", base64Request, imgResponse, up)
-	planned[previewPagesQuery](s, post, "/api/preview/pages", "Preview", "Render pages as images", "the PDF tools issue", pdf, jsonResponse, up)
-	planned[previewPagesQuery](s, post, "/api/preview/pages/base64", "Preview", "Render pages as images (Base64)", "the PDF tools issue", base64Request, jsonResponse, up)
 
 	// PDF tools.
-	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa", "PDF tools", "Convert to PDF/A-3b", "the PDF tools issue", pdf, pdfResponse, up)
-	planned[pdfaQuery](s, post, "/api/pdf-tools/pdfa/base64", "PDF tools", "Convert to PDF/A-3b (Base64)", "the PDF tools issue", base64Request, pdfResponse, up)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/pdf/pdfa"
 	"github.com/papierkram/papierkram/store"
 )
 
@@ -38,7 +39,8 @@ type Config struct {
 	Store             store.Store
 	Registry          *prometheus.Registry // where metrics go; a new one when nil
 	Engines           map[string]Engine    // by name, for /ready and shutdown
-	Pages             PageCounter          // page counting (poppler)
+	Renderer          Renderer             // page images and text (engine/poppler)
+	PDFA              pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
 	Now               func() time.Time     // the clock, for quota tests
 }
 
@@ -126,8 +128,8 @@ func New(cfg Config) (*Server, error) {
 	s.api = humago.New(s.mux, hc)
 	s.api.UseMiddleware(s.guard)
 
-	s.registerSystem()
 	s.registerPDFTools()
+	s.registerPreview()
 	s.registerAccount()
 	s.registerPlanned()
 	s.registerPlain()

@@ -73,7 +73,7 @@ func TestH2C(t *testing.T) {
 
 func TestGracefulShutdown(t *testing.T) {
 	eng := &fakeEngine{}
-	e := newTestEnv(t, func(c *Config) { c.Engines = map[string]Engine{"fake": eng} })
+	e := newTestEnv(t, func(c *Config) { c.Engines["fake"] = eng })
 	started := make(chan struct{})
 	addTestRoute(e, "/api/test/slow", func(ctx context.Context, _ *struct {
 		Fail string `query:"fail"`

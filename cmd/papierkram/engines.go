@@ -1,0 +1,50 @@
+package main
+
+import (
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/ghostscript"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/internal/server"
+)
+
+// engines are the external programs the server drives.
+type engines struct {
+	poppler     *poppler.Poppler
+	ghostscript *ghostscript.Ghostscript
+}
+
+func newEngines(log *slog.Logger, jobTimeout time.Duration) *engines {
+	cpus := runtime.NumCPU()
+	return &engines{
+		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log}),
+		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
+	}
+}
+
+func (e *engines) supervisors() []*engine.Supervisor {
+	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor()}
+}
+
+func (e *engines) byName() map[string]server.Engine {
+	m := map[string]server.Engine{}
+	for _, s := range e.supervisors() {
+		m[s.Name()] = s
+	}
+	return m
+}
+
+func (e *engines) registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, s := range e.supervisors() {
+		reg.MustRegister(s)
+	}
+	return reg
+}

@@ -1,0 +1,293 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"image"
+	_ "image/jpeg" // image.DecodeConfig of rendered pages
+	_ "image/png"
+	"math"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/pagerange"
+)
+
+// Renderer renders pages and extracts text (engine/poppler).
+type Renderer interface {
+	Render(ctx context.Context, pdf []byte, pages []int, o poppler.RenderOptions) ([][]byte, error)
+	Text(ctx context.Context, pdf []byte, first, last int, layout bool) ([]string, error)
+}
+
+// Limits of previews: the spec's 50 pages per request, and a pixel budget per image so that
+// a poster-sized page at 300 dpi cannot take the renderer's memory.
+const (
+	maxPreviewPages = 50
+	maxPixels       = 40_000_000
+)
+
+// PreviewImage is one rendered page.
+type PreviewImage struct {
+	Page        int    `json:"page" doc:"1-based page number." example:"1"`
+	Width       int    `json:"width" doc:"Image width in pixels." example:"794"`
+	Height      int    `json:"height" doc:"Image height in pixels." example:"1123"`
+	ContentType string `json:"contentType" enum:"image/png,image/jpeg" example:"image/png"`
+	File        string `json:"file" contentEncoding:"base64" doc:"The image, Base64."`
+}
+
+// PreviewResponse is the response of /api/preview/pages.
+type PreviewResponse struct {
+	Count  int            `json:"count" doc:"Number of images." example:"2"`
+	Images []PreviewImage `json:"images"`
+}
+
+// PageCount is the page-count result.
+type PageCount struct {
+	Pages int `json:"pages" doc:"The number of pages." example:"3"`
+}
+
+// TextPage is one page's text.
+type TextPage struct {
+	Page int    `json:"page" example:"1"`
+	Text string `json:"text" example:"Rechnung Nr. 2026-001"`
+}
+
+// TextResult is the response of /api/pdf-tools/text.
+type TextResult struct {
+	Count int        `json:"count" example:"1"`
+	Pages []TextPage `json:"pages"`
+}
+
+type textQuery struct {
+	Pages  string `query:"pages" default:"all" maxLength:"1000" doc:"Pages: all, 1, 1-3, 1,3,5 or 1-3,7."`
+	Layout bool   `query:"layout" doc:"Keep the physical layout (columns, alignment) instead of reading order."`
+}
+
+func (s *Server) renderer() (Renderer, error) {
+	if s.cfg.Renderer == nil {
+		return nil, fault.New(fault.EngineUnavailable, "page rendering (poppler) is not configured on this server")
+	}
+	return s.cfg.Renderer, nil
+}
+
+// render renders pages of data with the preview options; scaling is decided per page from
+// its size, so maxWidth only ever scales down.
+func (s *Server) render(ctx context.Context, data []byte, spec func(n int) (pagerange.Spec, error), format string, dpi, maxWidth int) ([]PreviewImage, error) {
+	r, err := s.renderer()
+	if err != nil {
+		return nil, err
+	}
+	d, err := pdf.Read(data)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := spec(d.PageCount())
+	if err != nil {
+		return nil, err
+	}
+	sizes, err := d.PageSizes()
+	if err != nil {
+		return nil, err
+	}
+	f, ct := poppler.PNG, "image/png"
+	if strings.EqualFold(format, "JPEG") {
+		f, ct = poppler.JPEG, "image/jpeg"
+	}
+	var out []PreviewImage
+	// Pages of one size share options, so consecutive runs go to the renderer together.
+	pages := sp.Pages()
+	for i := 0; i < len(pages); {
+		o := renderOptions(sizes[pages[i]-1], f, dpi, maxWidth)
+		if w, h := pixels(sizes[pages[i]-1], dpi, o.ScaleToWidth); w*h > maxPixels {
+			return nil, fault.New(fault.InvalidInput, "page %d would render to %d×%d pixels at %d dpi; lower dpi or set maxWidth", pages[i], w, h, dpi)
+		}
+		j := i + 1
+		for j < len(pages) && renderOptions(sizes[pages[j]-1], f, dpi, maxWidth) == o {
+			j++
+		}
+		imgs, err := r.Render(ctx, data, pages[i:j], o)
+		if err != nil {
+			return nil, err
+		}
+		for k, img := range imgs {
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(img))
+			if err != nil {
+				return nil, fault.Wrap(fault.Internal, err, "the renderer returned an unreadable image")
+			}
+			out = append(out, PreviewImage{Page: pages[i+k], Width: cfg.Width, Height: cfg.Height, ContentType: ct, File: base64.StdEncoding.EncodeToString(img)})
+		}
+		i = j
+	}
+	return out, nil
+}
+
+func renderOptions(sz pdf.Size, f poppler.Format, dpi, maxWidth int) poppler.RenderOptions {
+	o := poppler.RenderOptions{DPI: dpi, Format: f}
+	if w, _ := pixels(sz, dpi, 0); maxWidth > 0 && w > maxWidth {
+		o.ScaleToWidth = maxWidth
+	}
+	return o
+}
+
+func pixels(sz pdf.Size, dpi, scaleTo int) (w, h int) {
+	w, h = int(math.Ceil(sz.Width*float64(dpi)/72)), int(math.Ceil(sz.Height*float64(dpi)/72))
+	if scaleTo > 0 && w > 0 {
+		h, w = int(math.Ceil(float64(h)*float64(scaleTo)/float64(w))), scaleTo
+	}
+	return w, h
+}
+
+func onePage(page int) func(n int) (pagerange.Spec, error) {
+	return func(n int) (pagerange.Spec, error) {
+		if page > n {
+			return nil, fault.New(fault.InvalidPageSpec, "page %d is beyond the last page (%d)", page, n)
+		}
+		return pagerange.Spec{{From: page, To: page}}, nil
+	}
+}
+
+func pageList(spec string) func(n int) (pagerange.Spec, error) {
+	return func(n int) (pagerange.Spec, error) {
+		sp, err := pagerange.Parse(spec, n)
+		if err == nil && sp.Count() > maxPreviewPages {
+			err = fault.New(fault.InvalidPageSpec, "%d pages requested; at most %d per request", sp.Count(), maxPreviewPages)
+		}
+		return sp, err
+	}
+}
+
+func imageOutput(img PreviewImage) (*fileOutput, error) {
+	b, err := base64.StdEncoding.DecodeString(img.File)
+	return &fileOutput{ContentType: img.ContentType, Body: b}, err
+}
+
+type previewBase64 struct {
+	PreviewQuery
+	Base64Body
+}
+
+type previewPagesBase64 struct {
+	PreviewPagesQuery
+	Base64Body
+}
+
+type pdfaBase64 struct {
+	PDFAQuery
+	Base64Body
+}
+
+func (s *Server) registerPreview() {
+	up := s.uploads()
+	tag := []string{"Preview"}
+	imageResp := binaryResponse(imgResponse)
+	preview := func(ctx context.Context, data []byte, q PreviewQuery) (*fileOutput, error) {
+		imgs, err := s.render(ctx, data, onePage(q.Page), q.Format, q.DPI, q.MaxWidth)
+		if err != nil {
+			return nil, err
+		}
+		return imageOutput(imgs[0])
+	}
+	register(s, huma.Operation{
+		OperationID: "postPreview", Method: http.MethodPost, Path: "/api/preview", Tags: tag, Summary: "Render a page as an image",
+		Description: "The image itself (PNG or JPEG) is the response body.", RequestBody: pdfUpload.body(), Responses: imageResp,
+	}, func(ctx context.Context, in *PreviewQuery) (*fileOutput, error) {
+		up, err := pdfUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return preview(ctx, up.File("file").Data, *in)
+	}, up)
+	register(s, huma.Operation{
+		OperationID: "postPreviewBase64", Method: http.MethodPost, Path: "/api/preview/base64", Tags: tag, Summary: "Render a page as an image (Base64 input)",
+		Description: "As /api/preview, with the PDF as Base64 under the key file.", Responses: imageResp,
+	}, func(ctx context.Context, in *previewBase64) (*fileOutput, error) {
+		data, _, err := in.decode()
+		if err != nil {
+			return nil, err
+		}
+		return preview(ctx, data, in.PreviewQuery)
+	}, up)
+
+	pages := func(ctx context.Context, data []byte, q PreviewPagesQuery) (*struct{ Body PreviewResponse }, error) {
+		imgs, err := s.render(ctx, data, pageList(q.Pages), q.Format, q.DPI, q.MaxWidth)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body PreviewResponse }{PreviewResponse{Count: len(imgs), Images: imgs}}, nil
+	}
+	register(s, huma.Operation{
+		OperationID: "postPreviewPages", Method: http.MethodPost, Path: "/api/preview/pages", Tags: tag, Summary: "Render pages as images",
+		Description: "One Base64 image per requested page, at most 50.", RequestBody: pdfUpload.body(),
+	}, func(ctx context.Context, in *PreviewPagesQuery) (*struct{ Body PreviewResponse }, error) {
+		up, err := pdfUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return pages(ctx, up.File("file").Data, *in)
+	}, up)
+	register(s, huma.Operation{
+		OperationID: "postPreviewPagesBase64", Method: http.MethodPost, Path: "/api/preview/pages/base64", Tags: tag, Summary: "Render pages as images (Base64 input)",
+		Description: "As /api/preview/pages, with the PDF as Base64 under the key file.",
+	}, func(ctx context.Context, in *previewPagesBase64) (*struct{ Body PreviewResponse }, error) {
+		data, _, err := in.decode()
+		if err != nil {
+			return nil, err
+		}
+		return pages(ctx, data, in.PreviewPagesQuery)
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "pageCount", Method: http.MethodPost, Path: "/api/preview/page-count", Tags: tag,
+		Summary: "Count the pages of a PDF", Description: "Returns {\"pages\": N}. 400 with code invalid_pdf for a file that is not a readable PDF, encrypted_pdf for an encrypted one.",
+		RequestBody: pdfUpload.body(),
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body PageCount }, error) {
+		d, _, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body PageCount }{PageCount{Pages: d.PageCount()}}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postPdfToolsText", Method: http.MethodPost, Path: "/api/pdf-tools/text", Tags: []string{"PDF tools"},
+		Summary: "Extract text", Description: "Plain text per page (UTF-8); layout=true keeps columns and alignment.", RequestBody: pdfUpload.body(),
+	}, func(ctx context.Context, in *textQuery) (*struct{ Body TextResult }, error) {
+		r, err := s.renderer()
+		if err != nil {
+			return nil, err
+		}
+		d, _, err := uploadedPDF(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		if err != nil {
+			return nil, err
+		}
+		list := sp.Pages()
+		first, last := list[0], list[0]
+		for _, p := range list {
+			first, last = min(first, p), max(last, p)
+		}
+		texts, err := r.Text(ctx, d.Bytes(), first, last, in.Layout)
+		if err != nil {
+			return nil, err
+		}
+		res := TextResult{}
+		for _, p := range list {
+			t := ""
+			if i := p - first; i < len(texts) {
+				t = texts[i]
+			}
+			res.Pages = append(res.Pages, TextPage{Page: p, Text: t})
+		}
+		res.Count = len(res.Pages)
+		return &struct{ Body TextResult }{res}, nil
+	}, up)
+}
