@@ -59,8 +59,8 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 	cfg := Config{
 		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs,
 		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor()},
-		Logger: slog.New(slog.NewJSONHandler(e.logs, nil)),
-		Now:    func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },
+		Logger:  slog.New(slog.NewJSONHandler(e.logs, nil)),
+		Now:     func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },
 	}
 	for _, m := range mutate {
 		m(&cfg)
