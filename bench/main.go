@@ -23,6 +23,9 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unsafe"
+
+	"github.com/papierkram/papierkram/internal/testpdf"
 )
 
 // scenario is one thing to measure: one call of it is one request (or one baseline call).
@@ -38,6 +41,25 @@ type env struct {
 	client   *http.Client
 	pdf      []byte
 	pdfPath  string
+	dir      string
+	files    map[string]string // generated inputs by name
+	mu       sync.Mutex
+	bodies   map[string]body
+	inputs   map[string][]byte
+}
+
+// input returns the bytes and path of a generated PDF, making it on first use.
+func (e *env) input(name string, o testpdf.Options) ([]byte, string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := filepath.Join(e.dir, name+".pdf")
+	if _, ok := e.files[name]; !ok {
+		b := testpdf.Make(o)
+		os.WriteFile(p, b, 0o600)
+		e.files[name] = p
+		e.inputs[name] = b
+	}
+	return e.inputs[name], p
 }
 
 func main() {
@@ -50,7 +72,13 @@ func main() {
 	pdf := flag.String("pdf", "", "PDF for page-count (default: a corpus invoice)")
 	flag.Parse()
 
-	e := &env{key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	dir, err := os.MkdirTemp("", "papierkram-bench-inputs-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(dir)
+	e := &env{key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}, dir: dir, files: map[string]string{}, bodies: map[string]body{}, inputs: map[string][]byte{}}
 	if *addr == "" {
 		url, stop, err := start(*bin, *key)
 		if err != nil {
@@ -112,6 +140,44 @@ func scenarios() []scenario {
 			base: func(ctx context.Context, e *env) error { return e.get(ctx, "/health") },
 		},
 		{
+			name: "preview-p1-of-20", baseline: "pdftoppm CLI",
+			run: func(ctx context.Context, e *env) error {
+				b, _ := e.input("20pages", testpdf.Options{Pages: 20})
+				return e.upload(ctx, "/api/preview?page=1&dpi=96", "file", b)
+			},
+			base: func(ctx context.Context, e *env) error {
+				_, p := e.input("20pages", testpdf.Options{Pages: 20})
+				return exec.CommandContext(ctx, "pdftoppm", "-png", "-r", "96", "-f", "1", "-l", "1", "-singlefile", p).Run()
+			},
+		},
+		{
+			name: "split-100-pages", baseline: "qpdf --split-pages",
+			run: func(ctx context.Context, e *env) error {
+				b, _ := e.input("100pages", testpdf.Options{Pages: 100})
+				return e.upload(ctx, "/api/pdf-tools/split?pages=all", "file", b)
+			},
+			base: func(ctx context.Context, e *env) error {
+				_, p := e.input("100pages", testpdf.Options{Pages: 100})
+				out, err := os.MkdirTemp(e.dir, "split-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(out)
+				return exec.CommandContext(ctx, "qpdf", "--split-pages", p, filepath.Join(out, "p.pdf")).Run()
+			},
+		},
+		{
+			name: "metadata-20MB", baseline: "pdfinfo CLI",
+			run: func(ctx context.Context, e *env) error {
+				b, _ := e.input("20MB", testpdf.Options{Pages: 20, Filler: 1 << 20})
+				return e.upload(ctx, "/api/pdf-tools/metadata", "file", b)
+			},
+			base: func(ctx context.Context, e *env) error {
+				_, p := e.input("20MB", testpdf.Options{Pages: 20, Filler: 1 << 20})
+				return exec.CommandContext(ctx, "pdfinfo", p).Run()
+			},
+		},
+		{
 			name: "page-count", baseline: "pdfinfo CLI",
 			run: func(ctx context.Context, e *env) error {
 				return e.upload(ctx, "/api/preview/page-count", "file", e.pdf)
@@ -129,16 +195,31 @@ func (e *env) get(ctx context.Context, path string) error {
 	return e.send(req)
 }
 
+// upload posts data as a one-file multipart body. Bodies are built once per input so that
+// the client's encoding is not measured as server time.
 func (e *env) upload(ctx context.Context, path, part string, data []byte) error {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	w, _ := mw.CreateFormFile(part, "doc.pdf")
-	w.Write(data)
-	mw.Close()
-	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+path, &buf)
+	key := fmt.Sprintf("%s/%d/%p", part, len(data), unsafe.SliceData(data))
+	e.mu.Lock()
+	b, ok := e.bodies[key]
+	if !ok {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		w, _ := mw.CreateFormFile(part, "doc.pdf")
+		w.Write(data)
+		mw.Close()
+		b = body{buf.Bytes(), mw.FormDataContentType()}
+		e.bodies[key] = b
+	}
+	e.mu.Unlock()
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+path, bytes.NewReader(b.data))
 	req.Header.Set("X-API-Key", e.key)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Content-Type", b.contentType)
 	return e.send(req)
+}
+
+type body struct {
+	data        []byte
+	contentType string
 }
 
 func (e *env) send(req *http.Request) error {

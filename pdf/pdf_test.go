@@ -146,7 +146,7 @@ func TestSetMetadata(t *testing.T) {
 	title, author, subject, keywords, creator, producer := "Rechnung 2026-001 (Entwurf)", "Jürgen Müller", "Büromaterial", "invoice, 2026", "Papierkram tests", "ACME PDF"
 	for name, src := range map[string][]byte{
 		"classic xref":     testpdf.Make(testpdf.Options{Pages: 2, Title: "Old"}),
-		"pdfcpu-written":   mustWrite(t, testpdf.New(2)), // cross-reference stream
+		"xref stream":      xrefStream(t, testpdf.New(2)),
 		"corpus blank":     readCorpus(t, "pdf/invoice-blanks/MustangGnuaccountingBeispielRE-20170509_505blanko.pdf"),
 		"corpus zugferd23": readCorpus(t, "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf"),
 	} {
@@ -196,13 +196,16 @@ func TestSetMetadata(t *testing.T) {
 	}
 }
 
-func mustWrite(t *testing.T, b []byte) []byte {
+// xrefStream rewrites a PDF with object streams and a cross-reference stream (qpdf).
+func xrefStream(t *testing.T, b []byte) []byte {
 	t.Helper()
-	out, err := mustRead(t, b).Extract(pagerange.Spec{{From: 1, To: 2}})
-	if err != nil {
-		t.Fatal(err)
+	out := filepath.Join(t.TempDir(), "xs.pdf")
+	testtool.Run(t, "qpdf", "--object-streams=generate", testtool.File(t, "in.pdf", b), out)
+	data, _ := os.ReadFile(out)
+	if !strings.Contains(string(data), "/XRef") {
+		t.Fatal("qpdf wrote no cross-reference stream")
 	}
-	return out
+	return data
 }
 
 func readCorpus(t *testing.T, rel string) []byte {

@@ -26,6 +26,11 @@ func config() *model.Configuration {
 	c := model.NewDefaultConfiguration()
 	c.ValidationMode = model.ValidationRelaxed
 	c.Optimize = false // keep the reader fast; we rewrite only what an operation touches
+	// Object and cross-reference streams are compressed with a new flate writer each; for a
+	// split into 100 parts that state allocation was most of the time. Outputs keep their
+	// content streams as they were and use a classic cross-reference table instead.
+	c.WriteObjectStream = false
+	c.WriteXRefStream = false
 	return c
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -55,9 +56,22 @@ func (u *Upload) File(name string) *File {
 
 // Limits of the multipart reader beyond the request's body limit.
 const (
-	maxFieldBytes = 1 << 20 // a text field (JSON options, variables)
-	maxParts      = 64
+	maxFieldBytes  = 1 << 20 // a text field (JSON options, variables)
+	maxParts       = 64
+	maxPreallocate = 256 << 20 // never trust Content-Length beyond this for one allocation
 )
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
 
 // read reads the request's multipart body with limits: the body limit of the route (set by
 // the guard), 1 MiB per text field, 64 parts, the documented part names only, each at most as
@@ -75,7 +89,11 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 	if params["boundary"] == "" {
 		return nil, fault.New(fault.InvalidInput, "the multipart Content-Type has no boundary")
 	}
-	mr := multipart.NewReader(r.Body, params["boundary"])
+	// multipart reads through a 4 KiB buffer; a larger one in front of the socket saves
+	// thousands of small reads on a big upload. The count tells each file part how much of
+	// the body is left, so its buffer is allocated once instead of grown by doubling.
+	body := &countingReader{r: bufio.NewReaderSize(r.Body, 256<<10)}
+	mr := multipart.NewReader(body, params["boundary"])
 	u := &Upload{Files: map[string][]*File{}, Fields: map[string]string{}}
 	byName := map[string]part{}
 	for _, p := range f {
@@ -111,11 +129,14 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 			return nil, fault.New(fault.InvalidInput, "part %q was sent more than once", name)
 		}
 		if spec.File {
-			data, err := io.ReadAll(p)
-			if err != nil {
+			var buf bytes.Buffer
+			if r.ContentLength > 0 {
+				buf.Grow(int(max(min(r.ContentLength-body.n, maxPreallocate), 0)) + bytes.MinRead)
+			}
+			if _, err := buf.ReadFrom(p); err != nil {
 				return nil, multipartErr(err)
 			}
-			u.Files[name] = append(u.Files[name], &File{Name: name, Filename: baseName(p.FileName()), ContentType: p.Header.Get("Content-Type"), Data: data})
+			u.Files[name] = append(u.Files[name], &File{Name: name, Filename: baseName(p.FileName()), ContentType: p.Header.Get("Content-Type"), Data: buf.Bytes()})
 			continue
 		}
 		data, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))

@@ -1,10 +1,11 @@
-// Package testpdf writes small, valid PDFs for tests: each page carries the text "Page N" so
+// Package testpdf writes valid PDFs for tests and benchmarks: each page carries the text "Page N" so
 // that pdftotext can tell which pages went where.
 package testpdf
 
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // Options shape a generated PDF.
@@ -14,6 +15,7 @@ type Options struct {
 	Height int // points; default 842
 	Title  string
 	Rotate int // /Rotate of every page
+	Filler int // bytes of PDF comments added to every page's content, to make big files
 }
 
 // New returns a PDF with n pages of A4.
@@ -51,6 +53,10 @@ func Make(o Options) []byte {
 		}
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] %s/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", o.Width, o.Height, rot, 6+2*i))
 		content := fmt.Sprintf("BT /F1 24 Tf 72 %d Td (Page %d) Tj ET", o.Height-100, i+1)
+		if o.Filler > 0 {
+			line := "% " + strings.Repeat("x", 77) + "\n"
+			content = strings.Repeat(line, o.Filler/len(line)+1) + content
+		}
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
 	}
 	xref := b.Len()

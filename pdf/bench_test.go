@@ -1,0 +1,71 @@
+package pdf
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/papierkram/papierkram/internal/testpdf"
+	"github.com/papierkram/papierkram/pdf/pagerange"
+)
+
+// cliTime is the mean time of a command over n runs, measured in the same run as the
+// benchmark it is compared with.
+func cliTime(b *testing.B, n int, name string, args ...string) time.Duration {
+	b.Helper()
+	start := time.Now()
+	for range n {
+		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v %s", name, err, out)
+		}
+	}
+	return time.Since(start) / time.Duration(n)
+}
+
+func inputFile(b *testing.B, data []byte) string {
+	p := filepath.Join(b.TempDir(), "in.pdf")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkInspect20MB reads the metadata of a 20 MB PDF; vs-pdfinfo is its time divided by
+// pdfinfo's on the same file (below 1: faster than the CLI).
+func BenchmarkInspect20MB(b *testing.B) {
+	data := testpdf.Make(testpdf.Options{Pages: 20, Filler: 1 << 20})
+	base := cliTime(b, 20, "pdfinfo", inputFile(b, data))
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	start := time.Now()
+	for b.Loop() {
+		if _, err := Inspect(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(base), "vs-pdfinfo")
+}
+
+// BenchmarkSplit100 splits a 100-page PDF into single pages; vs-qpdf compares with
+// qpdf --split-pages on the same file.
+func BenchmarkSplit100(b *testing.B) {
+	data := testpdf.New(100)
+	in := inputFile(b, data)
+	out := filepath.Join(b.TempDir(), "p.pdf")
+	base := cliTime(b, 10, "qpdf", "--split-pages", in, out)
+	b.ResetTimer()
+	start := time.Now()
+	for b.Loop() {
+		d, err := Read(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sp, _ := pagerange.Parse("all", d.PageCount())
+		if _, err := d.Split(sp); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(base), "vs-qpdf")
+}
