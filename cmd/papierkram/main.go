@@ -24,18 +24,22 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), versionCmd(), keysCmd())
+	root.AddCommand(serveCmd(), versionCmd(), keysCmd(), pdfCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "papierkram:", err)
 		os.Exit(exitCode(err))
 	}
 }
 
-// exitCode: 2 for usage and input errors, 1 for everything else.
+// exitCode: 2 when the input is at fault (bad file, bad option), 1 for everything else.
 func exitCode(err error) int {
 	var fe *fault.Error
-	if errors.As(err, &fe) && fe.Code == fault.InvalidInput {
-		return 2
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fault.InvalidInput, fault.InvalidPDF, fault.EncryptedPDF, fault.InvalidPageSpec,
+			fault.UnsupportedMediaType, fault.PayloadTooLarge, fault.InvalidCertificate, fault.InvalidCertPassword:
+			return 2
+		}
 	}
 	return 1
 }

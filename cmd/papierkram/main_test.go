@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/papierkram/papierkram/internal/testpdf"
+	"github.com/papierkram/papierkram/internal/testtool"
 )
 
 // binary builds the command once for the end-to-end tests.
@@ -152,5 +155,34 @@ func TestKeysCommands(t *testing.T) {
 	v, _ := exec.Command(bin, "version").Output()
 	if !strings.Contains(string(v), "API 0.1.0") {
 		t.Fatalf("version %q", v)
+	}
+}
+
+func TestPDFCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, testpdf.New(4), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "pdf", "split", "--pages", "1-2,4", "--out-dir", dir, in).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := strings.Fields(string(out))
+	if len(files) != 2 || !strings.HasSuffix(files[0], "in-1-2.pdf") || !strings.HasSuffix(files[1], "in-4.pdf") {
+		t.Fatalf("split wrote %q", files)
+	}
+	part, _ := os.ReadFile(files[0])
+	if got := testtool.PageTexts(t, part); len(got) != 2 || got[1] != "Page 2" {
+		t.Fatalf("part pages %q", got)
+	}
+	meta, err := exec.Command(bin, "pdf", "metadata", in).Output()
+	if err != nil || !strings.Contains(string(meta), `"pages": 4`) {
+		t.Fatalf("metadata: %v %s", err, meta)
+	}
+	cmd := exec.Command(bin, "pdf", "split", "--pages", "9", in)
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 {
+		t.Fatalf("bad page spec: exit %d (%v)", cmd.ProcessState.ExitCode(), err)
 	}
 }

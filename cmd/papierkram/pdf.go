@@ -1,0 +1,260 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/ghostscript"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/pagerange"
+	"github.com/papierkram/papierkram/pdf/pdfa"
+)
+
+// readDoc reads and parses a local PDF.
+func readDoc(path string) (*pdf.Doc, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "%v", err)
+	}
+	return pdf.Read(b)
+}
+
+func writeOut(cmd *cobra.Command, out string, b []byte) error {
+	if out == "" || out == "-" {
+		_, err := cmd.OutOrStdout().Write(b)
+		return err
+	}
+	return os.WriteFile(out, b, 0o644)
+}
+
+func pdfCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "pdf", Short: "PDF tools on local files"}
+	var out, pages string
+
+	split := &cobra.Command{
+		Use: "split FILE", Short: "Split into one PDF per range (all = every page); writes NAME-RANGE.pdf into --out-dir", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := pagerange.Parse(pages, d.PageCount())
+			if err != nil {
+				return err
+			}
+			parts, err := d.Split(sp)
+			if err != nil {
+				return err
+			}
+			stem := strings.TrimSuffix(filepath.Base(args[0]), ".pdf")
+			for _, p := range parts {
+				name := filepath.Join(out, fmt.Sprintf("%s-%s.pdf", stem, p.Range))
+				if err := os.WriteFile(name, p.PDF, 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), name)
+			}
+			return nil
+		},
+	}
+	split.Flags().StringVar(&pages, "pages", "all", "page specification")
+	split.Flags().StringVar(&out, "out-dir", ".", "directory for the parts")
+
+	var degrees int
+	rotate := &cobra.Command{
+		Use: "rotate FILE", Short: "Rotate pages clockwise", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := pagerange.Parse(pages, d.PageCount())
+			if err != nil {
+				return err
+			}
+			b, err := d.Rotate(degrees, sp)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, b)
+		},
+	}
+	rotate.Flags().IntVar(&degrees, "degrees", 90, "90, 180 or 270")
+	rotate.Flags().StringVar(&pages, "pages", "all", "page specification")
+	rotate.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	extract := &cobra.Command{
+		Use: "extract FILE", Short: "Extract pages, in the order named, into one PDF", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := pagerange.Parse(pages, d.PageCount())
+			if err != nil {
+				return err
+			}
+			b, err := d.Extract(sp)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, b)
+		},
+	}
+	extract.Flags().StringVar(&pages, "pages", "all", "page specification")
+	extract.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	merge := &cobra.Command{
+		Use: "merge FILE FILE...", Short: "Merge PDFs in order", Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var docs [][]byte
+			for _, a := range args {
+				b, err := os.ReadFile(a)
+				if err != nil {
+					return err
+				}
+				docs = append(docs, b)
+			}
+			b, err := pdf.Merge(docs...)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, b)
+		},
+	}
+	merge.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	metadata := &cobra.Command{
+		Use: "metadata FILE", Short: "Print metadata as JSON", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			info, err := pdf.Inspect(b)
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(info)
+		},
+	}
+
+	var title, author, subject, keywords, creator, producer string
+	setMeta := &cobra.Command{
+		Use: "set-metadata FILE", Short: "Set metadata (Info and XMP alike) as an incremental update", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			ch := pdf.Changes{}
+			for _, f := range []struct {
+				name string
+				v    *string
+				dst  **string
+			}{{"title", &title, &ch.Title}, {"author", &author, &ch.Author}, {"subject", &subject, &ch.Subject},
+				{"keywords", &keywords, &ch.Keywords}, {"creator", &creator, &ch.Creator}, {"producer", &producer, &ch.Producer}} {
+				if cmd.Flags().Changed(f.name) {
+					*f.dst = f.v
+				}
+			}
+			b, err := d.SetMetadata(ch, time.Now())
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, b)
+		},
+	}
+	for name, v := range map[string]*string{"title": &title, "author": &author, "subject": &subject, "keywords": &keywords, "creator": &creator, "producer": &producer} {
+		setMeta.Flags().StringVar(v, name, "", name)
+	}
+	setMeta.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	toPDFA := &cobra.Command{
+		Use: "pdfa FILE", Short: "Convert to PDF/A-3b (Ghostscript)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			gs := ghostscript.New(engine.Config{Concurrency: 1})
+			defer gs.Supervisor().Stop(cmd.Context())
+			res, err := pdfa.Convert(cmd.Context(), gs, b, pdfa.Options{Title: title, Author: author})
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, res)
+		},
+	}
+	toPDFA.Flags().StringVar(&title, "title", "", "title")
+	toPDFA.Flags().StringVar(&author, "author", "", "author")
+	toPDFA.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	var layout bool
+	text := &cobra.Command{
+		Use: "text FILE", Short: "Print the text of pages (pdftotext)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := pagerange.Parse(pages, d.PageCount())
+			if err != nil {
+				return err
+			}
+			pop := poppler.New(engine.Config{Concurrency: 1})
+			defer pop.Supervisor().Stop(cmd.Context())
+			for _, r := range sp {
+				texts, err := pop.Text(cmd.Context(), d.Bytes(), r.From, r.To, layout)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(cmd.OutOrStdout(), strings.Join(texts, "\f"))
+			}
+			return nil
+		},
+	}
+	text.Flags().StringVar(&pages, "pages", "all", "page specification")
+	text.Flags().BoolVar(&layout, "layout", false, "keep the physical layout")
+
+	var dpi int
+	var format string
+	preview := &cobra.Command{
+		Use: "preview FILE", Short: "Render one page as PNG or JPEG", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := pagerange.Parse(pages, d.PageCount())
+			if err != nil {
+				return err
+			}
+			pop := poppler.New(engine.Config{Concurrency: 1})
+			defer pop.Supervisor().Stop(cmd.Context())
+			imgs, err := pop.Render(cmd.Context(), d.Bytes(), sp.Pages()[:1], poppler.RenderOptions{DPI: dpi, Format: poppler.Format(strings.ToUpper(format))})
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, imgs[0])
+		},
+	}
+	preview.Flags().StringVar(&pages, "page", "1", "page number")
+	preview.Flags().IntVar(&dpi, "dpi", 96, "resolution")
+	preview.Flags().StringVar(&format, "format", "PNG", "PNG or JPEG")
+	preview.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+
+	cmd.AddCommand(split, rotate, extract, merge, metadata, setMeta, toPDFA, text, preview)
+	return cmd
+}
