@@ -18,8 +18,6 @@ import (
 	"github.com/papierkram/papierkram/fault"
 )
 
-
-
 // appearanceScale is pixels per point of the rendered appearance (about 216 dpi): sharp in
 // print, small in the file.
 const appearanceScale = 3
