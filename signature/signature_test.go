@@ -3,6 +3,7 @@ package signature
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"image"
 	"image/png"
 	"net/netip"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/testpdf"
+	"github.com/papierkram/papierkram/internal/testpki"
 	"github.com/papierkram/papierkram/internal/testtool"
 	"github.com/papierkram/papierkram/netguard"
 )
@@ -28,9 +30,9 @@ func pdfsig(t *testing.T, data []byte) string {
 }
 
 func TestSignAndVerify(t *testing.T) {
-	pki := validPKI(t)
+	pki := testpki.Valid(t)
 	src := testpdf.New(2)
-	signed, err := Sign(context.Background(), src, pki.creds(), Options{Reason: "Rechnung freigegeben", Location: "Berlin", ContactInfo: "anna@muster.example"})
+	signed, err := Sign(context.Background(), src, creds(pki), Options{Reason: "Rechnung freigegeben", Location: "Berlin", ContactInfo: "anna@muster.example"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +81,12 @@ func TestSignAndVerify(t *testing.T) {
 }
 
 func TestSecondSignatureAndChanges(t *testing.T) {
-	pki := validPKI(t)
-	once, err := Sign(context.Background(), testpdf.New(1), pki.creds(), Options{})
+	pki := testpki.Valid(t)
+	once, err := Sign(context.Background(), testpdf.New(1), creds(pki), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	twice, err := Sign(context.Background(), once, pki.creds(), Options{SignerName: "Zweite Person"})
+	twice, err := Sign(context.Background(), once, creds(pki), Options{SignerName: "Zweite Person"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestSecondSignatureAndChanges(t *testing.T) {
 }
 
 func TestVisibleSignature(t *testing.T) {
-	pki := validPKI(t)
+	pki := testpki.Valid(t)
 	logo := image.NewRGBA(image.Rect(0, 0, 40, 40))
 	for y := 0; y < 40; y++ {
 		for x := 0; x < 40; x++ {
@@ -115,7 +117,7 @@ func TestVisibleSignature(t *testing.T) {
 	var logoPNG bytes.Buffer
 	png.Encode(&logoPNG, logo)
 	v := &Visible{Page: 2, X: 300, Y: 100, Width: 240, Height: 60, Text: []string{"Digital signiert von Anna Muster", "2026-11-22"}, Image: logoPNG.Bytes()}
-	signed, err := Sign(context.Background(), testpdf.New(2), pki.creds(), Options{Visible: v})
+	signed, err := Sign(context.Background(), testpdf.New(2), creds(pki), Options{Visible: v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestVisibleSignature(t *testing.T) {
 	if out := pdfsig(t, signed); !strings.Contains(out, "Signature is Valid.") {
 		t.Fatalf("pdfsig:\n%s", out)
 	}
-	if _, err := Sign(context.Background(), testpdf.New(1), pki.creds(), Options{Visible: &Visible{Page: 3, X: 1, Y: 1, Width: 100, Height: 50}}); fault.CodeOf(err) != fault.InvalidInput {
+	if _, err := Sign(context.Background(), testpdf.New(1), creds(pki), Options{Visible: &Visible{Page: 3, X: 1, Y: 1, Width: 100, Height: 50}}); fault.CodeOf(err) != fault.InvalidInput {
 		t.Fatalf("page 3 of 1: %v", err)
 	}
 }
@@ -166,10 +168,10 @@ func dark(img image.Image, r image.Rectangle) int {
 }
 
 func TestTimestamp(t *testing.T) {
-	pki := validPKI(t)
-	tsa, calls := tsaServer(t)
+	pki := testpki.Valid(t)
+	tsa, calls := testpki.TSA(t)
 	policy := netguard.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	signed, err := Sign(context.Background(), testpdf.New(1), pki.creds(), Options{TimestampURL: tsa.URL, Network: policy})
+	signed, err := Sign(context.Background(), testpdf.New(1), creds(pki), Options{TimestampURL: tsa.URL, Network: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,27 +187,27 @@ func TestTimestamp(t *testing.T) {
 		t.Fatalf("pdfsig:\n%s", out)
 	}
 	// Without an allowance the loopback TSA is out of reach: the policy protects the network.
-	_, err = Sign(context.Background(), testpdf.New(1), pki.creds(), Options{TimestampURL: tsa.URL})
+	_, err = Sign(context.Background(), testpdf.New(1), creds(pki), Options{TimestampURL: tsa.URL})
 	if fault.CodeOf(err) != fault.InvalidInput || !strings.Contains(err.Error(), "internal address") {
 		t.Fatalf("loopback TSA without allowance: %v", err)
 	}
 }
 
 func TestCertificateProblems(t *testing.T) {
-	expired := newPKI(t, time.Now().Add(-400*24*time.Hour), time.Now().Add(-24*time.Hour))
-	_, err := Sign(context.Background(), testpdf.New(1), expired.creds(), Options{})
+	expired := testpki.New(t, time.Now().Add(-400*24*time.Hour), time.Now().Add(-24*time.Hour))
+	_, err := Sign(context.Background(), testpdf.New(1), creds(expired), Options{})
 	if fault.CodeOf(err) != fault.InvalidCertificate || !strings.Contains(err.Error(), "expired") {
 		t.Fatalf("expired: %v", err)
 	}
-	if _, err := Sign(context.Background(), testpdf.New(1), expired.creds(), Options{AllowExpired: true}); err != nil {
+	if _, err := Sign(context.Background(), testpdf.New(1), creds(expired), Options{AllowExpired: true}); err != nil {
 		t.Fatalf("AllowExpired: %v", err)
 	}
-	future := newPKI(t, time.Now().Add(24*time.Hour), time.Now().Add(48*time.Hour))
-	if _, err := Sign(context.Background(), testpdf.New(1), future.creds(), Options{}); fault.CodeOf(err) != fault.InvalidCertificate {
+	future := testpki.New(t, time.Now().Add(24*time.Hour), time.Now().Add(48*time.Hour))
+	if _, err := Sign(context.Background(), testpdf.New(1), creds(future), Options{}); fault.CodeOf(err) != fault.InvalidCertificate {
 		t.Fatalf("not yet valid: %v", err)
 	}
-	pki := validPKI(t)
-	p12 := pki.p12(t, "geheim")
+	pki := testpki.Valid(t)
+	p12 := pki.P12(t, "geheim")
 	if _, err := Load(p12, "falsch"); fault.CodeOf(err) != fault.InvalidCertPassword {
 		t.Fatalf("wrong password: %v", err)
 	}
@@ -247,7 +249,7 @@ func TestSignKeepsPDFA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signed, err := Sign(context.Background(), src, validPKI(t).creds(), Options{})
+	signed, err := Sign(context.Background(), src, creds(testpki.Valid(t)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,8 +281,8 @@ func TestVerifyUnsignedAndBad(t *testing.T) {
 }
 
 func FuzzVerify(f *testing.F) {
-	pki := validPKI(f)
-	signed, err := Sign(context.Background(), testpdf.New(1), pki.creds(), Options{})
+	pki := testpki.Valid(f)
+	signed, err := Sign(context.Background(), testpdf.New(1), creds(pki), Options{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -301,8 +303,8 @@ func FuzzVerify(f *testing.F) {
 }
 
 func FuzzLoad(f *testing.F) {
-	pki := validPKI(f)
-	f.Add(pki.p12(f, "pw"), "pw")
+	pki := testpki.Valid(f)
+	f.Add(pki.P12(f, "pw"), "pw")
 	f.Add([]byte{0x30, 0x82}, "")
 	f.Fuzz(func(t *testing.T, data []byte, pw string) {
 		_, err := Load(data, pw)
@@ -312,4 +314,8 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+func creds(p *testpki.PKI) *Credentials {
+	return &Credentials{Key: p.LeafKey, Cert: p.Leaf, Chain: []*x509.Certificate{p.CA}}
 }

@@ -36,6 +36,20 @@ var migrations = []string{
 		credits     INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (key_id, month, family)
 	);`,
+	// 2: PKCS#12 files per key. The file is stored as uploaded: its private key stays
+	// encrypted under the certificate password, which is never stored.
+	`CREATE TABLE certificates (
+		key_id      TEXT NOT NULL,
+		name        TEXT NOT NULL,
+		data        BLOB NOT NULL,
+		subject     TEXT NOT NULL DEFAULT '',
+		issuer      TEXT NOT NULL DEFAULT '',
+		not_before  INTEGER,
+		not_after   INTEGER,
+		sha256      TEXT NOT NULL,
+		uploaded_at INTEGER NOT NULL,
+		PRIMARY KEY (key_id, name)
+	);`,
 }
 
 // SQLite is the embedded Store.
@@ -63,6 +77,13 @@ func OpenSQLite(ctx context.Context, dir string) (*SQLite, error) {
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	// Only the service's user may read the store (keys are hashes, but certificates are in it).
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(f, 0o600); err != nil && !os.IsNotExist(err) {
+			db.Close()
+			return nil, fmt.Errorf("store: %w", err)
+		}
 	}
 	return s, nil
 }

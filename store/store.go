@@ -86,8 +86,29 @@ type Store interface {
 	// Usage lists counters for a month; keyID "" means every key.
 	Usage(ctx context.Context, keyID, month string) ([]Usage, error)
 
+	// PutCertificate stores a certificate; fault.Conflict when the key has one of that name.
+	PutCertificate(ctx context.Context, c *Certificate) error
+	// Certificate returns one with its data; fault.NotFound when there is none.
+	Certificate(ctx context.Context, keyID, name string) (*Certificate, error)
+	// Certificates lists a key's certificates without their data.
+	Certificates(ctx context.Context, keyID string) ([]*Certificate, error)
+	// DeleteCertificate removes one; fault.NotFound when there is none.
+	DeleteCertificate(ctx context.Context, keyID, name string) error
+	// SetCertificateInfo records what opening the file revealed (subject, issuer, validity).
+	SetCertificateInfo(ctx context.Context, keyID, name, subject, issuer string, notBefore, notAfter time.Time) error
+
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Certificate is a stored PKCS#12 file of one API key.
+type Certificate struct {
+	KeyID, Name         string
+	Data                []byte // empty in listings
+	Subject, Issuer     string // empty until the file has been opened with its password
+	NotBefore, NotAfter *time.Time
+	SHA256              string // of the file
+	UploadedAt          time.Time
 }
 
 // keyPrefix marks Papierkram keys so that secret scanners and people recognise them.

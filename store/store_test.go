@@ -264,3 +264,45 @@ func childWriter(dir string) {
 		fmt.Printf("ack %d\n", i)
 	}
 }
+
+func TestCertificates(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, dir)
+	c := &Certificate{KeyID: "k1", Name: "firma", Data: []byte("p12 bytes"), SHA256: "ab"}
+	if err := s.PutCertificate(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutCertificate(ctx, c); fault.CodeOf(err) != fault.Conflict {
+		t.Fatalf("duplicate: %v", err)
+	}
+	// Another key sees nothing of k1's.
+	if _, err := s.Certificate(ctx, "k2", "firma"); fault.CodeOf(err) != fault.NotFound {
+		t.Fatalf("other key: %v", err)
+	}
+	if list, _ := s.Certificates(ctx, "k2"); len(list) != 0 {
+		t.Fatalf("other key lists %v", list)
+	}
+	nb, na := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := s.SetCertificateInfo(ctx, "k1", "firma", "CN=A", "CN=CA", nb, na); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Certificate(ctx, "k1", "firma")
+	if err != nil || string(got.Data) != "p12 bytes" || got.Subject != "CN=A" || !got.NotAfter.Equal(na) {
+		t.Fatalf("got %+v %v", got, err)
+	}
+	list, _ := s.Certificates(ctx, "k1")
+	if len(list) != 1 || list[0].Data != nil || list[0].Issuer != "CN=CA" {
+		t.Fatalf("list %+v", list)
+	}
+	if err := s.DeleteCertificate(ctx, "k1", "firma"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteCertificate(ctx, "k1", "firma"); fault.CodeOf(err) != fault.NotFound {
+		t.Fatalf("second delete: %v", err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "papierkram.db"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("database file mode %v %v", fi.Mode(), err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/store"
 )
 
@@ -52,6 +53,7 @@ func newLogger(format string) *slog.Logger {
 func serveCmd() *cobra.Command {
 	var (
 		addr, dataDir, logFormat string
+		allowNetworks            string
 		maxUploadMB              int64
 		metricsPublic, devKey    bool
 		shutdown, jobTimeout     time.Duration
@@ -84,11 +86,15 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 				keys = append(keys, k)
 				fmt.Fprintf(os.Stderr, "\n  Development API key (admin, valid while this process runs):\n\n    %s\n\n  Try: curl -H \"X-API-Key: %s\" http://localhost%s/api/auth/validate\n\n", k, k, displayAddr(addr))
 			}
+			allow, err := netguard.ParseAllow(allowNetworks)
+			if err != nil {
+				return err
+			}
 			eng := newEngines(log, jobTimeout)
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
-				Renderer: eng.poppler, PDFA: eng.ghostscript,
+				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow},
 			})
 			if err != nil {
 				return err
@@ -108,6 +114,7 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
 	f.StringVar(&logFormat, "log-format", env("PAPIERKRAM_LOG_FORMAT", ""), "json or text (default: text on a terminal, else json)")
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
+	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities and webhooks may reach (by default none: loopback, private and link-local are refused)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	return cmd
 }

@@ -69,10 +69,6 @@ type signUploadQuery struct {
 	TimestampURL string `query:"timestampUrl" maxLength:"2000" doc:"RFC 3161 timestamp authority URL."`
 }
 
-type signHeader struct {
-	Validate string `header:"X-Service-Validate" doc:"true: verify the signed PDF before returning it."`
-}
-
 type asyncQuery struct {
 	CallbackURL    string `query:"callbackUrl" maxLength:"2000" doc:"Webhook URL called when the job ends."`
 	CallbackSecret string `query:"callbackSecret" maxLength:"500" doc:"Secret for the X-Service-Signature HMAC-SHA256 of the webhook body."`
@@ -195,22 +191,6 @@ func (s *Server) registerPlanned() {
 	planned[struct{}](s, http.MethodGet, "/api/templates", "Templates", "List templates", "the document generation issue", nil, jsonList)
 	planned[struct{}](s, post, "/api/templates", "Templates", "Upload a template", "the document generation issue",
 		file("The template: HTML, .docx, or a zip of HTML and assets.").body(), jsonResponse, up)
-
-	// Signatures.
-	planned[struct{}](s, post, "/api/signatures/verify", "Signatures", "Verify signatures", "the signatures issue", pdf, jsonResponse, up)
-	planned[struct{}](s, post, "/api/signatures/verify/base64", "Signatures", "Verify signatures (Base64)", "the signatures issue", base64Request, jsonResponse, up)
-	planned[signHeader](s, post, "/api/signatures/sign", "Signatures", "Sign a PDF", "the signatures issue",
-		jsonBody("SignatureRequest.", map[string]string{"file": "The PDF, Base64.", "certificateName": "A stored certificate.",
-			"certificate": "Inline PKCS#12, Base64.", "password": "The PKCS#12 password."}), pdfResponse, up)
-	planned[signUploadQuery](s, post, "/api/signatures/sign/upload", "Signatures", "Sign an uploaded PDF", "the signatures issue", form{
-		{Name: "pdf", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
-		{Name: "certificate", Doc: "The PKCS#12 file.", File: true, Required: true, Types: []string{"application/x-pkcs12"}},
-	}.body(), pdfResponse, up)
-	planned[struct{}](s, http.MethodGet, "/api/signatures/certificates", "Signatures", "List stored certificates", "the signatures issue", nil, jsonList)
-	planned[struct{}](s, post, "/api/signatures/certificates", "Signatures", "Store a certificate", "the signatures issue",
-		file("The PKCS#12 file (.p12, .pfx).", "application/x-pkcs12").body(), jsonResponse, up)
-	planned[passwordQuery](s, post, "/api/signatures/certificates/info", "Signatures", "Inspect a certificate", "the signatures issue",
-		file("The PKCS#12 file (.p12, .pfx).", "application/x-pkcs12").body(), jsonResponse, up)
 
 	// Receipts.
 	receipt := file("Image (JPEG, PNG, WebP, GIF, TIFF) or PDF.", "image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff", "application/pdf").body()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -158,7 +159,12 @@ func newProblem(ctx context.Context, status int, msg string, errs ...error) *Pro
 		}
 		var ed huma.ErrorDetailer
 		if errors.As(err, &ed) {
-			p.Errors = append(p.Errors, ed.ErrorDetail())
+			d := ed.ErrorDetail()
+			if d.Location == "body" || strings.HasPrefix(d.Location, "body.") {
+				// The value may be a whole document or a password: never echo it back.
+				d = &huma.ErrorDetail{Message: d.Message, Location: d.Location}
+			}
+			p.Errors = append(p.Errors, d)
 			continue
 		}
 		if status >= 500 && p.Code == "" {

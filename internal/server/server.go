@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 	"github.com/papierkram/papierkram/store"
 )
@@ -41,6 +42,7 @@ type Config struct {
 	Engines           map[string]Engine    // by name, for /ready and shutdown
 	Renderer          Renderer             // page images and text (engine/poppler)
 	PDFA              pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
+	Network           netguard.Policy      // what outbound requests on a caller's behalf may reach
 	Now               func() time.Time     // the clock, for quota tests
 }
 
@@ -130,6 +132,7 @@ func New(cfg Config) (*Server, error) {
 
 	s.registerPDFTools()
 	s.registerPreview()
+	s.registerSignatures()
 	s.registerAccount()
 	s.registerPlanned()
 	s.registerPlain()

@@ -1,4 +1,6 @@
-package signature
+// Package testpki makes certificates, PKCS#12 files and an RFC 3161 timestamp authority on
+// 127.0.0.1 for tests.
+package testpki
 
 import (
 	"crypto"
@@ -20,13 +22,14 @@ import (
 	"software.sslmate.com/src/go-pkcs12"
 )
 
-// testPKI is a CA and a signing leaf made for the test.
-type testPKI struct {
-	ca, leaf       *x509.Certificate
-	caKey, leafKey crypto.Signer
+// PKI is a CA and a signing leaf.
+type PKI struct {
+	CA, Leaf       *x509.Certificate
+	CAKey, LeafKey crypto.Signer
 }
 
-func newPKI(t testing.TB, notBefore, notAfter time.Time) *testPKI {
+// New makes a CA and a leaf valid from notBefore to notAfter.
+func New(t testing.TB, notBefore, notAfter time.Time) *PKI {
 	t.Helper()
 	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	caTmpl := &x509.Certificate{
@@ -44,35 +47,33 @@ func newPKI(t testing.TB, notBefore, notAfter time.Time) *testPKI {
 		SerialNumber: big.NewInt(4242), Subject: pkix.Name{CommonName: "Anna Muster", Organization: []string{"Muster GmbH"}, Country: []string{"DE"}},
 		EmailAddresses: []string{"anna@muster.example"}, NotBefore: notBefore, NotAfter: notAfter,
 		KeyUsage:           x509.KeyUsageDigitalSignature | x509.KeyUsageContentCommitment,
-		UnknownExtKeyUsage: []asn1.ObjectIdentifier{documentSigning},
+		UnknownExtKeyUsage: []asn1.ObjectIdentifier{{1, 3, 6, 1, 5, 5, 7, 3, 36}}, // documentSigning
 	}
 	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca, leafKey.Public(), caKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	leaf, _ := x509.ParseCertificate(leafDER)
-	return &testPKI{ca: ca, leaf: leaf, caKey: caKey, leafKey: leafKey}
+	return &PKI{CA: ca, Leaf: leaf, CAKey: caKey, LeafKey: leafKey}
 }
 
-func validPKI(t testing.TB) *testPKI {
-	return newPKI(t, time.Now().Add(-24*time.Hour), time.Now().Add(365*24*time.Hour))
+// Valid makes a CA and a leaf valid now.
+func Valid(t testing.TB) *PKI {
+	return New(t, time.Now().Add(-24*time.Hour), time.Now().Add(365*24*time.Hour))
 }
 
-func (p *testPKI) p12(t testing.TB, password string) []byte {
+// P12 encodes the leaf, its key and the CA as PKCS#12.
+func (p *PKI) P12(t testing.TB, password string) []byte {
 	t.Helper()
-	b, err := pkcs12.Modern.Encode(p.leafKey, p.leaf, []*x509.Certificate{p.ca}, password)
+	b, err := pkcs12.Modern.Encode(p.LeafKey, p.Leaf, []*x509.Certificate{p.CA}, password)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func (p *testPKI) creds() *Credentials {
-	return &Credentials{Key: p.leafKey, Cert: p.leaf, Chain: []*x509.Certificate{p.ca}}
-}
-
-// tsaServer is an RFC 3161 timestamp authority on 127.0.0.1, for the tests.
-func tsaServer(t testing.TB) (*httptest.Server, *int) {
+// TSA starts an RFC 3161 timestamp authority; calls counts its requests.
+func TSA(t testing.TB) (*httptest.Server, *int) {
 	t.Helper()
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	tmpl := &x509.Certificate{
