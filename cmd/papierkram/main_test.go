@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/papierkram/papierkram/internal/testpdf"
+	"github.com/papierkram/papierkram/internal/testpki"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
 
@@ -184,5 +185,36 @@ func TestPDFCommands(t *testing.T) {
 	cmd := exec.Command(bin, "pdf", "split", "--pages", "9", in)
 	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 {
 		t.Fatalf("bad page spec: exit %d (%v)", cmd.ProcessState.ExitCode(), err)
+	}
+}
+
+func TestSignAndVerifyCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, p12, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "c.p12"), filepath.Join(dir, "out.pdf")
+	os.WriteFile(in, testpdf.New(1), 0o600)
+	os.WriteFile(p12, testpki.Valid(t).P12(t, "pw"), 0o600)
+	cmd := exec.Command(bin, "sign", "--cert", p12, "--reason", "CLI", "-o", out, in)
+	cmd.Stdin = strings.NewReader("pw\n")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sign: %v %s", err, b)
+	}
+	signed, _ := os.ReadFile(out)
+	if b, _ := exec.Command("pdfsig", out).CombinedOutput(); !strings.Contains(string(b), "Signature is Valid.") {
+		t.Fatalf("pdfsig:\n%s", b)
+	}
+	rep, err := exec.Command(bin, "verify", out).Output()
+	if err != nil || !strings.Contains(string(rep), `"verdict": "valid"`) || !strings.Contains(string(rep), `"reason": "CLI"`) {
+		t.Fatalf("verify: %v %s", err, rep)
+	}
+	signed[len(signed)/3] ^= 0xff
+	os.WriteFile(out, signed, 0o600)
+	if err := exec.Command(bin, "verify", out).Run(); err == nil {
+		t.Fatal("verify of a damaged file exited 0")
+	}
+	cmd = exec.Command(bin, "sign", "--cert", p12, in)
+	cmd.Env = append(os.Environ(), "PAPIERKRAM_CERT_PASSWORD=wrong")
+	if cmd.Run(); cmd.ProcessState.ExitCode() != 2 {
+		t.Fatalf("wrong password: exit %d", cmd.ProcessState.ExitCode())
 	}
 }
