@@ -28,6 +28,16 @@ func readDoc(path string) (*pdf.Doc, error) {
 	return pdf.Read(b)
 }
 
+// readPages reads a local PDF and a page specification for it.
+func readPages(path, spec string) (*pdf.Doc, pagerange.Spec, error) {
+	d, err := readDoc(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := pagerange.Parse(spec, d.PageCount())
+	return d, sp, err
+}
+
 func writeOut(cmd *cobra.Command, out string, b []byte) error {
 	if out == "" || out == "-" {
 		_, err := cmd.OutOrStdout().Write(b)
@@ -43,11 +53,7 @@ func pdfCmd() *cobra.Command {
 	split := &cobra.Command{
 		Use: "split FILE", Short: "Split into one PDF per range (all = every page); writes NAME-RANGE.pdf into --out-dir", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			sp, err := pagerange.Parse(pages, d.PageCount())
+			d, sp, err := readPages(args[0], pages)
 			if err != nil {
 				return err
 			}
@@ -73,11 +79,7 @@ func pdfCmd() *cobra.Command {
 	rotate := &cobra.Command{
 		Use: "rotate FILE", Short: "Rotate pages clockwise", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			sp, err := pagerange.Parse(pages, d.PageCount())
+			d, sp, err := readPages(args[0], pages)
 			if err != nil {
 				return err
 			}
@@ -95,11 +97,7 @@ func pdfCmd() *cobra.Command {
 	extract := &cobra.Command{
 		Use: "extract FILE", Short: "Extract pages, in the order named, into one PDF", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			sp, err := pagerange.Parse(pages, d.PageCount())
+			d, sp, err := readPages(args[0], pages)
 			if err != nil {
 				return err
 			}
@@ -205,11 +203,7 @@ func pdfCmd() *cobra.Command {
 	text := &cobra.Command{
 		Use: "text FILE", Short: "Print the text of pages (pdftotext)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			sp, err := pagerange.Parse(pages, d.PageCount())
+			d, sp, err := readPages(args[0], pages)
 			if err != nil {
 				return err
 			}
@@ -233,11 +227,7 @@ func pdfCmd() *cobra.Command {
 	preview := &cobra.Command{
 		Use: "preview FILE", Short: "Render one page as PNG or JPEG", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			sp, err := pagerange.Parse(pages, d.PageCount())
+			d, sp, err := readPages(args[0], pages)
 			if err != nil {
 				return err
 			}

@@ -43,6 +43,16 @@ func uploadedPDF(ctx context.Context) (*pdf.Doc, *File, error) {
 	return d, f, err
 }
 
+// uploadedPages reads the uploaded PDF and its page specification.
+func uploadedPages(ctx context.Context, spec string) (*pdf.Doc, *File, pagerange.Spec, error) {
+	d, f, err := uploadedPDF(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sp, err := pagerange.Parse(spec, d.PageCount())
+	return d, f, sp, err
+}
+
 // stem is a file name without its extension, for naming outputs after inputs.
 func stem(name string) string {
 	name = strings.TrimSuffix(name, ".pdf")
@@ -86,11 +96,7 @@ func (s *Server) registerPDFTools() {
 		Summary: "Split a PDF", RequestBody: pdfUpload.body(),
 		Description: "pages=all gives one PDF per page; 1-3,4-6 one per range; 1,3,5 one per page named. The parts come back as Base64 PDFs in order.",
 	}, func(ctx context.Context, in *pagesQuery) (*struct{ Body SplitResult }, error) {
-		d, _, err := uploadedPDF(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		d, _, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
 			return nil, err
 		}
@@ -110,11 +116,7 @@ func (s *Server) registerPDFTools() {
 		Summary: "Rotate pages", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
 		Description: "Turns the selected pages clockwise by degrees; the rotation adds to each page's own.",
 	}, func(ctx context.Context, in *rotateQuery) (*fileOutput, error) {
-		d, f, err := uploadedPDF(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		d, f, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
 			return nil, err
 		}
@@ -223,11 +225,7 @@ func (s *Server) registerPDFTools() {
 		Summary: "Extract pages into one PDF", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
 		Description: "One PDF of the pages named, in the order named (repeats allowed).",
 	}, func(ctx context.Context, in *extractQuery) (*fileOutput, error) {
-		d, f, err := uploadedPDF(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		d, f, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
 			return nil, err
 		}

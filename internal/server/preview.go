@@ -262,11 +262,7 @@ func (s *Server) registerPreview() {
 		if err != nil {
 			return nil, err
 		}
-		d, _, err := uploadedPDF(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := pagerange.Parse(in.Pages, d.PageCount())
+		d, _, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
 			return nil, err
 		}
