@@ -1,0 +1,121 @@
+package chromium
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Binary is Debian's Chromium.
+const Binary = "chromium"
+
+// flags keep the browser from reaching out on its own (the machine's network is closed, and
+// a service's browser has no business calling home) and fit it to a container.
+var flags = []string{
+	"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
+	"--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
+	"--disable-sync", "--disable-extensions", "--disable-default-apps", "--disable-quic", "--disable-breakpad",
+	"--disable-domain-reliability", "--disable-client-side-phishing-detection", "--metrics-recording-only",
+	"--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication",
+	"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--font-render-hinting=none",
+}
+
+// quietf takes chromedp's reports of protocol oddities it recovers from (an event for a
+// frame that is gone): debug information, not errors of ours.
+func quietf(format string, args ...any) { slog.Debug("chromedp: " + fmt.Sprintf(format, args...)) }
+
+// Browser is one Chromium process, an engine.Process.
+type Browser struct {
+	dir           string
+	child         *engine.Child
+	ctx           context.Context // the browser's chromedp context
+	cancelAlloc   context.CancelFunc
+	cancelBrowser context.CancelFunc
+}
+
+// New returns a Browser that is not started yet.
+func New() *Browser { return &Browser{} }
+
+// Start launches Chromium with a fresh profile and connects to its DevTools socket.
+func (b *Browser) Start(ctx context.Context) error {
+	dir, err := os.MkdirTemp("", "papierkram-chromium-")
+	if err != nil {
+		return err
+	}
+	b.dir = dir
+	args := append(append([]string(nil), flags...), "--user-data-dir="+dir, "about:blank")
+	child, err := engine.StartProcess(ctx, engine.Command{Name: Binary, Args: args}, nil, nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	b.child = child
+	// Chromium writes its port and browser path to DevToolsActivePort once it listens.
+	var ws string
+	for ws == "" {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			if lines := strings.Fields(string(b)); len(lines) == 2 {
+				ws = "ws://127.0.0.1:" + lines[0] + lines[1]
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			b.Stop()
+			return fault.Wrap(fault.EngineUnavailable, ctx.Err(), "chromium did not start in time")
+		case <-child.Done():
+			b.Stop()
+			return fault.New(fault.EngineUnavailable, "chromium exited at start: %v", child.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	allocCtx, cancelAlloc := remote.NewAllocator(context.Background(), ws, remote.NoModifyURL, remote.WithDialTimeout(10*time.Second))
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx, chromedp.WithErrorf(quietf), chromedp.WithBrowserOption(chromedp.WithBrowserErrorf(quietf)))
+	b.ctx, b.cancelAlloc, b.cancelBrowser = bctx, cancelAlloc, cancelBrowser
+	// The first call connects, and the connection lives as long as the context of that call:
+	// it must be the browser's own context, not a shorter one.
+	if err := chromedp.Do(bctx); err != nil {
+		b.Stop()
+		return fault.Wrap(fault.EngineUnavailable, err, "cannot connect to chromium")
+	}
+	return nil
+}
+
+// Healthy asks the browser for its version.
+func (b *Browser) Healthy(ctx context.Context) error {
+	if b.child == nil || b.child.Exited() {
+		return fmt.Errorf("chromium is not running")
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+	defer cancel()
+	_, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	return err
+}
+
+// Stop kills the browser and removes its profile.
+func (b *Browser) Stop() error {
+	if b.cancelBrowser != nil {
+		b.cancelBrowser()
+		b.cancelAlloc()
+	}
+	var err error
+	if b.child != nil {
+		err = b.child.Kill()
+	}
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
+	return err
+}
