@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/server"
@@ -18,6 +19,7 @@ import (
 type engines struct {
 	poppler     *poppler.Poppler
 	ghostscript *ghostscript.Ghostscript
+	chromium    *chromium.Chromium
 }
 
 func newEngines(log *slog.Logger, jobTimeout time.Duration) *engines {
@@ -25,11 +27,14 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration) *engines {
 	return &engines{
 		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log}),
 		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
+		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
+		// long-lived browser never grows without bound.
+		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log}),
 	}
 }
 
 func (e *engines) supervisors() []*engine.Supervisor {
-	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor()}
+	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor()}
 }
 
 func (e *engines) byName() map[string]server.Engine {

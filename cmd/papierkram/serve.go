@@ -94,7 +94,7 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
-				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow},
+				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow}, Printer: eng.chromium,
 			})
 			if err != nil {
 				return err

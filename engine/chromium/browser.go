@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
@@ -43,6 +44,62 @@ type Browser struct {
 	ctx           context.Context // the browser's chromedp context
 	cancelAlloc   context.CancelFunc
 	cancelBrowser context.CancelFunc
+	next          chan *tab // the next job's tab, prepared ahead
+}
+
+// tab is an attached page in a browser context of its own.
+type tab struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	bc     cdp.BrowserContextID
+	b      *Browser
+	err    error
+}
+
+// prepare makes a fresh browser context and tab for the next job. Attaching to a new
+// browser context starts a renderer process and takes about half a second, so it happens
+// while the previous job runs rather than when the next one arrives.
+func (b *Browser) prepare() {
+	t := &tab{b: b}
+	bc, err := chromedp.CallBrowser(b.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: new(true)})
+	if err == nil {
+		t.bc = bc.BrowserContextID
+		var tgt target.CreateTargetResult
+		tgt, err = chromedp.CallBrowser(b.ctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: bc.BrowserContextID})
+		if err == nil {
+			t.ctx, t.cancel = chromedp.NewContext(b.ctx, chromedp.WithTargetID(tgt.TargetID))
+			err = chromedp.Do(t.ctx)
+		}
+	}
+	t.err = err
+	b.next <- t
+}
+
+// take returns the prepared tab and starts preparing the one after it.
+func (b *Browser) take(ctx context.Context) (*tab, error) {
+	select {
+	case t := <-b.next:
+		go b.prepare()
+		if t.err != nil {
+			t.close()
+			return nil, t.err
+		}
+		return t, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// close closes the tab and disposes of its browser context (cookies, cache, storage).
+func (t *tab) close() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	if t.bc != "" {
+		ctx, cancel := context.WithTimeout(t.b.ctx, 5*time.Second)
+		defer cancel()
+		chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.bc})
+	}
 }
 
 // New returns a Browser that is not started yet.
@@ -90,6 +147,8 @@ func (b *Browser) Start(ctx context.Context) error {
 		b.Stop()
 		return fault.Wrap(fault.EngineUnavailable, err, "cannot connect to chromium")
 	}
+	b.next = make(chan *tab, 1)
+	go b.prepare()
 	return nil
 }
 

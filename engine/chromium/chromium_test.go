@@ -58,7 +58,12 @@ func TestNetworkPolicyAndJavaScript(t *testing.T) {
 <script>document.body.insertAdjacentHTML('beforeend', '<p>JS RAN</p>'); fetch('` + srv.URL + `/x')</script></body></html>`
 	var asked []string
 	var mu sync.Mutex
-	allow := func(ctx context.Context, u string) bool { mu.Lock(); asked = append(asked, u); mu.Unlock(); return false }
+	allow := func(ctx context.Context, u string) bool {
+		mu.Lock()
+		asked = append(asked, u)
+		mu.Unlock()
+		return false
+	}
 	pdf, err := c.Print(context.Background(), Job{HTML: html, Allow: allow, WaitUntil: "networkidle0"})
 	if err != nil {
 		t.Fatal(err)

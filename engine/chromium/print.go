@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/papierkram/papierkram/engine"
@@ -58,14 +59,15 @@ func (c *Chromium) Print(ctx context.Context, j Job) ([]byte, error) {
 const idleQuiet = 500 * time.Millisecond
 
 func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
-	// A tab in a new browser context: nothing of an earlier job is visible to this one.
-	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel) // the job's deadline closes the tab
-	defer stop()
-	if err := chromedp.Do(tab); err != nil {
+	t, err := b.take(ctx)
+	if err != nil {
 		return nil, tabErr(ctx, err)
 	}
+	// Closing a tab and its browser context takes the browser a while; nobody waits for it.
+	defer func() { go t.close() }()
+	tab, cancel := t.ctx, t.cancel
+	stop := context.AfterFunc(ctx, cancel) // the job's deadline closes the tab
+	defer stop()
 	if !j.JavaScript {
 		if _, err := chromedp.Call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 			return nil, tabErr(ctx, err)
@@ -89,7 +91,7 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	defer cancel() // before wg.Wait: ends the event loops
+	defer cancel() // before wg.Wait: ends the event loops (the tab is not reused)
 	wg.Go(func() {
 		for ev, err := range paused {
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/store"
@@ -55,10 +56,15 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 	e := &testEnv{t: t, store: st, logs: &logBuffer{}, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	pop := poppler.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 30 * time.Second})
 	gs := ghostscript.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
-	t.Cleanup(func() { pop.Supervisor().Stop(context.Background()); gs.Supervisor().Stop(context.Background()) })
+	cr := chromium.NewEngine(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 20 * time.Second})
+	t.Cleanup(func() {
+		pop.Supervisor().Stop(context.Background())
+		gs.Supervisor().Stop(context.Background())
+		cr.Supervisor().Stop(context.Background())
+	})
 	cfg := Config{
-		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs,
-		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor()},
+		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr,
+		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor()},
 		Logger:  slog.New(slog.NewJSONHandler(e.logs, nil)),
 		Now:     func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },
 	}

@@ -142,12 +142,6 @@ func (s *Server) registerPlanned() {
 		{Name: "trackChanges", Doc: "visualize: show tracked changes; default: accept them."},
 		{Name: "hideComments", Doc: "true: leave comments out."},
 	}.body(), pdfResponse, up, conv)
-	planned[struct{}](s, post, "/v1/convert/html-to-pdf", "Conversion", "HTML or URL to PDF", "the Chromium issue", jsonBody("HTML request.", map[string]string{
-		"html": "The HTML, at most 25 MB.", "url": "A https:// URL to render instead of html.", "format": "Page size, e.g. A4.",
-		"orientation": "portrait or landscape.", "margins": "{top, bottom, left, right} with units.", "header": "{html, height}.",
-		"footer": "{html, height}; .pageNumber and .totalPages are filled in.", "outputProfile": "PDF/A-3b or PDF/UA-1.",
-		"waitUntil": "load, domcontentloaded, networkidle0, networkidle2.", "executeJs": "Run JavaScript; default false.",
-		"stationery": "{firstPage, subsequentPages}: base64: + PDF, laid under the content."}), pdfResponse, bodyLimit(maxHTMLBody), conv)
 	planned[struct{}](s, post, "/v1/convert/excel-to-pdf", "Conversion", "Excel to PDF", "the Word and Excel issue", form{
 		{Name: "document", Doc: "The .xlsx (.xlsm, .ods) workbook.", File: true, Required: true},
 		{Name: "orientation"}, {Name: "fitToPage"}, {Name: "scaling"}, {Name: "printArea"}, {Name: "repeatRows"},

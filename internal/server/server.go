@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/internal/version"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf/pdfa"
@@ -43,6 +44,7 @@ type Config struct {
 	Renderer          Renderer             // page images and text (engine/poppler)
 	PDFA              pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
 	Network           netguard.Policy      // what outbound requests on a caller's behalf may reach
+	Printer           convert.Printer      // HTML to PDF (engine/chromium)
 	Now               func() time.Time     // the clock, for quota tests
 }
 
@@ -133,6 +135,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerPDFTools()
 	s.registerPreview()
 	s.registerSignatures()
+	s.registerConvert()
 	s.registerAccount()
 	s.registerPlanned()
 	s.registerPlain()

@@ -1,0 +1,189 @@
+package convert
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/papierkram/papierkram/engine/chromium"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf/pdfa"
+)
+
+// Printer prints a page (engine/chromium does).
+type Printer interface {
+	Print(ctx context.Context, j chromium.Job) ([]byte, error)
+}
+
+// Margins are page margins, each a length with a unit: "20mm", "2cm", "1in", "72pt", "96px".
+type Margins struct {
+	Top    string `json:"top,omitempty" example:"20mm"`
+	Bottom string `json:"bottom,omitempty" example:"20mm"`
+	Left   string `json:"left,omitempty" example:"15mm"`
+	Right  string `json:"right,omitempty" example:"15mm"`
+}
+
+// Band is a running header or footer.
+type Band struct {
+	HTML   string `json:"html" doc:"HTML of the band; elements with class pageNumber and totalPages get the page number and total. Use an explicit font-size of 8 to 9 pt." example:"<div style=\"font-size:9pt;width:100%;text-align:center\"><span class=\"pageNumber\"></span> / <span class=\"totalPages\"></span></div>"`
+	Height string `json:"height,omitempty" doc:"Height of the band (the page margin grows to fit it)." example:"15mm"`
+}
+
+// HTMLRequest is the body of /v1/convert/html-to-pdf.
+type HTMLRequest struct {
+	HTML          string   `json:"html,omitempty" maxLength:"26214400" doc:"The HTML to render (at most 25 MB). Give html or url."`
+	URL           string   `json:"url,omitempty" maxLength:"8192" doc:"An https:// page to render instead of html; the same network policy applies as for sub-resources." example:"https://example.org/invoice/42"`
+	Format        string   `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
+	Orientation   string   `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
+	Margins       *Margins `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
+	Header        *Band    `json:"header,omitempty"`
+	Footer        *Band    `json:"footer,omitempty"`
+	OutputProfile string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
+	WaitUntil     string   `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
+	ExecuteJS     bool     `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
+	Title         string   `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
+}
+
+// paper sizes in inches, portrait.
+var paper = map[string][2]float64{
+	"A3": {11.69, 16.54}, "A4": {8.27, 11.69}, "A5": {5.83, 8.27},
+	"LETTER": {8.5, 11}, "LEGAL": {8.5, 14}, "TABLOID": {11, 17},
+}
+
+// MaxPDF is the spec's response size limit of HTML conversion.
+const MaxPDF = 200 << 20
+
+// Length converts "20mm", "2cm", "1in", "72pt", "96px" (or a bare number of pixels) to inches.
+func Length(s string) (float64, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	units := []struct {
+		suffix string
+		inch   float64
+	}{{"mm", 1 / 25.4}, {"cm", 1 / 2.54}, {"in", 1}, {"pt", 1.0 / 72}, {"px", 1.0 / 96}}
+	for _, u := range units {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			return parseLength(s, strings.TrimSpace(v), u.inch)
+		}
+	}
+	return parseLength(s, s, 1.0/96)
+}
+
+func parseLength(orig, num string, perUnit float64) (float64, error) {
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 || f > 10000 {
+		return 0, fault.New(fault.InvalidInput, "%q is not a length: write a number with mm, cm, in, pt or px, such as 20mm", orig)
+	}
+	return f * perUnit, nil
+}
+
+// job builds the print job of r, after checking every field.
+func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
+	var j chromium.Job
+	switch {
+	case r.HTML == "" && r.URL == "":
+		return j, fault.New(fault.InvalidInput, "give html or url")
+	case r.HTML != "" && r.URL != "":
+		return j, fault.New(fault.InvalidInput, "give html or url, not both")
+	}
+	j.HTML, j.URL, j.JavaScript, j.WaitUntil = r.HTML, r.URL, r.ExecuteJS, r.WaitUntil
+	j.Allow = func(ctx context.Context, u string) bool { _, err := policy.CheckURL(ctx, u); return err == nil }
+	if r.URL != "" {
+		if !strings.HasPrefix(strings.ToLower(r.URL), "https://") {
+			return j, fault.New(fault.InvalidInput, "url must be an https:// address")
+		}
+	}
+	format := strings.ToUpper(r.Format)
+	if format == "" {
+		format = "A4"
+	}
+	size, ok := paper[format]
+	if !ok {
+		return j, fault.New(fault.InvalidInput, "unknown format %q: use A3, A4, A5, Letter, Legal or Tabloid", r.Format)
+	}
+	p := page.PrintToPDFParams{PaperWidth: size[0], PaperHeight: size[1], PrintBackground: new(true)}
+	switch strings.ToLower(r.Orientation) {
+	case "", "portrait":
+	case "landscape":
+		p.Landscape = new(true)
+	default:
+		return j, fault.New(fault.InvalidInput, "orientation must be portrait or landscape, not %q", r.Orientation)
+	}
+	m := [4]float64{10 / 25.4, 10 / 25.4, 10 / 25.4, 10 / 25.4} // top, bottom, left, right
+	if r.Margins != nil {
+		for i, v := range []string{r.Margins.Top, r.Margins.Bottom, r.Margins.Left, r.Margins.Right} {
+			if v == "" {
+				continue
+			}
+			l, err := Length(v)
+			if err != nil {
+				return j, fault.New(fault.InvalidInput, "margins: %s", fault.As(err).Message)
+			}
+			m[i] = l
+		}
+	}
+	if r.Header != nil || r.Footer != nil {
+		p.DisplayHeaderFooter = new(true)
+		p.HeaderTemplate, p.FooterTemplate = "<span></span>", "<span></span>" // Chromium's defaults print the URL and date
+		for i, b := range []*Band{r.Header, r.Footer} {
+			if b == nil {
+				continue
+			}
+			if b.Height != "" {
+				h, err := Length(b.Height)
+				if err != nil {
+					return j, fault.New(fault.InvalidInput, "header/footer height: %s", fault.As(err).Message)
+				}
+				m[i] = max(m[i], h)
+			}
+			tmpl := `<div style="font-size:9pt;width:100%;-webkit-print-color-adjust:exact">` + b.HTML + `</div>`
+			if i == 0 {
+				p.HeaderTemplate = tmpl
+			} else {
+				p.FooterTemplate = tmpl
+			}
+		}
+	}
+	p.MarginTop, p.MarginBottom, p.MarginLeft, p.MarginRight = &m[0], &m[1], &m[2], &m[3]
+	if (m[0]+m[1]) >= size[1] || (m[2]+m[3]) >= size[0] {
+		return j, fault.New(fault.InvalidInput, "the margins leave no room on a %s page", format)
+	}
+	switch r.OutputProfile {
+	case "", "PDF/A-3b":
+	case "PDF/UA-1":
+		p.GenerateTaggedPDF, p.GenerateDocumentOutline = new(true), new(true)
+	default:
+		return j, fault.New(fault.InvalidInput, "unknown outputProfile %q: use PDF/A-3b or PDF/UA-1", r.OutputProfile)
+	}
+	switch r.WaitUntil {
+	case "", "load", "domcontentloaded", "networkidle0", "networkidle2":
+	default:
+		return j, fault.New(fault.InvalidInput, "unknown waitUntil %q: use load, domcontentloaded, networkidle0 or networkidle2", r.WaitUntil)
+	}
+	j.PDF = p
+	return j, nil
+}
+
+// HTML converts r to PDF with p; PDF/A output goes through a.
+func HTML(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *HTMLRequest) ([]byte, error) {
+	j, err := r.job(policy)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Print(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > MaxPDF {
+		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
+	}
+	if r.OutputProfile == "PDF/A-3b" {
+		if a == nil {
+			return nil, fault.New(fault.EngineUnavailable, "PDF/A conversion is not configured on this server")
+		}
+		return pdfa.Convert(ctx, a, out, pdfa.Options{Title: r.Title})
+	}
+	return out, nil
+}

@@ -1,0 +1,29 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/fault"
+)
+
+func (s *Server) registerConvert() {
+	register(s, huma.Operation{
+		OperationID: "postConvertHtmlToPdf", Method: http.MethodPost, Path: "/v1/convert/html-to-pdf", Tags: []string{"Conversion"},
+		Summary:     "HTML or URL to PDF",
+		Description: "Renders HTML (or an https:// URL) in headless Chromium. Sub-resources load only from https:// addresses outside the server's network and data: URLs; JavaScript runs only with executeJs. Each success counts one conversion. 504 timeout when rendering runs over the time limit.",
+		Responses:   binaryResponse(pdfResponse),
+	}, func(ctx context.Context, in *struct{ Body convert.HTMLRequest }) (*fileOutput, error) {
+		if s.cfg.Printer == nil {
+			return nil, fault.New(fault.EngineUnavailable, "HTML rendering (Chromium) is not configured on this server")
+		}
+		b, err := convert.HTML(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, &in.Body)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput("document.pdf", b), nil
+	}, bodyLimit(maxHTMLBody+1<<20), conversion())
+}

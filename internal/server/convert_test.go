@@ -1,0 +1,152 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/chromium"
+	"github.com/papierkram/papierkram/internal/testtool"
+)
+
+func htmlBody(t *testing.T, fields map[string]any) string {
+	b, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const twoPages = `<html lang="de"><head><title>Bericht</title><style>body{font-family:'Liberation Serif'} h1{font-size:20pt}</style></head>
+<body><h1>Jahresbericht</h1><h2>Umsatz</h2><p style="break-after:page">Erste Seite</p><h2>Ausblick</h2><p>Zweite Seite</p></body></html>`
+
+func TestHTMLToPDF(t *testing.T) {
+	e := newTestEnv(t)
+	b := pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{
+		"html": twoPages, "format": "A4", "margins": map[string]string{"top": "25mm", "bottom": "25mm", "left": "2cm", "right": "0.75in"},
+		"footer": map[string]string{"html": `<div style="font-size:9pt;text-align:center;width:100%">Seite <span class="pageNumber"></span> von <span class="totalPages"></span></div>`, "height": "15mm"},
+	})))
+	info := testtool.Info(t, b)
+	if info["Pages"] != "2" || !strings.HasPrefix(info["Page size"], "595") || !strings.Contains(info["Page size"], "841") && !strings.Contains(info["Page size"], "842") {
+		t.Fatalf("pdfinfo %v", info)
+	}
+	pages := testtool.PageTexts(t, b)
+	if !strings.Contains(pages[0], "Jahresbericht") || !strings.Contains(pages[0], "Seite 1 von 2") || !strings.Contains(pages[1], "Zweite Seite") || !strings.Contains(pages[1], "Seite 2 von 2") {
+		t.Fatalf("pages %q", pages)
+	}
+	fonts := testtool.Run(t, "pdffonts", testtool.File(t, "f.pdf", b))
+	if !strings.Contains(fonts, "LiberationSerif") {
+		t.Fatalf("fonts:\n%s", fonts)
+	}
+	for _, line := range strings.Split(fonts, "\n")[2:] {
+		if f := strings.Fields(line); len(f) >= 5 && f[len(f)-5] != "yes" {
+			t.Fatalf("font not embedded:\n%s", fonts)
+		}
+	}
+
+	// Landscape Letter.
+	b = pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{"html": "<p>quer</p>", "format": "Letter", "orientation": "landscape"})))
+	if info := testtool.Info(t, b); info["Page size"] != "792 x 612 pts (letter)" {
+		t.Fatalf("landscape letter: %q", info["Page size"])
+	}
+
+	// PDF/UA-1: tagged, with an outline of the headings.
+	b = pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{"html": twoPages, "outputProfile": "PDF/UA-1"})))
+	if info := testtool.Info(t, b); info["Tagged"] != "yes" {
+		t.Fatalf("PDF/UA-1 not tagged: %v", info)
+	}
+	if js := testtool.Run(t, "qpdf", "--json", testtool.File(t, "o.pdf", b)); !strings.Contains(js, `"/Outlines"`) || !strings.Contains(js, `"/StructTreeRoot"`) {
+		t.Fatal("no outline or structure tree")
+	}
+
+	// PDF/A-3b through the one PDF/A step.
+	b = pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{"html": twoPages, "outputProfile": "PDF/A-3b", "title": "Jahresbericht"})))
+	meta := testtool.Run(t, "pdfinfo", "-meta", testtool.File(t, "a.pdf", b))
+	if !strings.Contains(meta, "pdfaid") || !strings.Contains(meta, "Jahresbericht") {
+		t.Fatalf("PDF/A XMP:\n%s", meta)
+	}
+}
+
+func TestHTMLToPDFBadInput(t *testing.T) {
+	e := newTestEnv(t)
+	for name, c := range map[string]struct {
+		body   string
+		status int
+		code   string
+	}{
+		"invalid json":      {`{"html":`, 400, "invalid_input"},
+		"nothing":           {`{}`, 400, "invalid_input"},
+		"both":              {`{"html":"<p>x</p>","url":"https://example.org"}`, 400, "invalid_input"},
+		"unknown format":    {`{"html":"<p>x</p>","format":"B5"}`, 400, "invalid_input"},
+		"bad margin":        {`{"html":"<p>x</p>","margins":{"top":"ten"}}`, 400, "invalid_input"},
+		"huge margin":       {`{"html":"<p>x</p>","margins":{"top":"200mm","bottom":"200mm"}}`, 400, "invalid_input"},
+		"http url":          {`{"url":"http://example.org"}`, 400, "invalid_input"},
+		"loopback url":      {`{"url":"https://127.0.0.1:1/"}`, 400, "invalid_input"},
+		"unknown waitUntil": {`{"html":"<p>x</p>","waitUntil":"idle"}`, 400, "invalid_input"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, c.body), c.status, c.code)
+		})
+	}
+	big := htmlBody(t, map[string]any{"html": strings.Repeat("x", 27<<20)})
+	wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, big), 413, "payload_too_large")
+	// Failed conversions used no allowance.
+	if u := decode(t, e.do("GET", "/api/usage", testKey, nil)); u["conversions"].(map[string]any)["used"] != float64(0) {
+		t.Fatalf("usage after failures: %v", u)
+	}
+}
+
+func TestHTMLRenderTimeout(t *testing.T) {
+	cr := chromium.NewEngine(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 2 * time.Second})
+	e := newTestEnv(t, func(c *Config) { c.Printer = cr; c.Engines["chromium"] = cr.Supervisor() })
+	wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, `{"html":"<script>for(;;){}</script>","executeJs":true}`), 504, "timeout")
+	// The browser stays healthy for the next request.
+	b := pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, `{"html":"<p>danach</p>"}`))
+	if !strings.Contains(testtool.Text(t, b), "danach") {
+		t.Fatal("no text after the timeout")
+	}
+}
+
+// TestQuotaOnConversions: a free key gets exactly 100 successful conversions a month; the
+// 101st is refused, also when requests race.
+func TestQuotaOnConversions(t *testing.T) {
+	e := newTestEnv(t)
+	key := decode(t, e.do("POST", "/api/admin/keys", testKey, `{"name":"free"}`))["key"].(string)
+	var ok, refused atomic.Int64
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 4 {
+		wg.Go(func() {
+			for i := range next {
+				res := e.do("POST", "/v1/convert/html-to-pdf", key, `{"html":"<p>Nr. `+itoaTest(i)+`</p>"}`)
+				switch res.StatusCode {
+				case 200:
+					ok.Add(1)
+				case 429:
+					refused.Add(1)
+				default:
+					t.Errorf("conversion %d: %d", i, res.StatusCode)
+				}
+				res.Body.Close()
+			}
+		})
+	}
+	for i := range 104 {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ok.Load() != 100 || refused.Load() != 4 {
+		t.Fatalf("%d converted, %d refused", ok.Load(), refused.Load())
+	}
+	p := wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", key, `{"html":"<p>101</p>"}`), 429, "quota_exceeded")
+	if p["resetAt"] != "2026-12-01T00:00:00Z" {
+		t.Fatalf("problem %v", p)
+	}
+}
+
+func itoaTest(i int) string { b, _ := json.Marshal(i); return string(b) }
