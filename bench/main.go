@@ -178,6 +178,24 @@ func scenarios() []scenario {
 			},
 		},
 		{
+			name: "html-invoice", baseline: "cold chromium --print-to-pdf",
+			run: func(ctx context.Context, e *env) error {
+				return e.post(ctx, "/v1/convert/html-to-pdf", `{"html":`+strconv.Quote(invoiceHTML)+`}`)
+			},
+			base: func(ctx context.Context, e *env) error {
+				in := filepath.Join(e.dir, "invoice.html")
+				os.WriteFile(in, []byte(invoiceHTML), 0o600)
+				prof, err := os.MkdirTemp(e.dir, "cold-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(prof)
+				return exec.CommandContext(ctx, "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+prof,
+					"--no-pdf-header-footer", "--print-to-pdf="+filepath.Join(prof, "out.pdf"), "file://"+in).Run()
+			},
+		},
+		{
 			name: "page-count", baseline: "pdfinfo CLI",
 			run: func(ctx context.Context, e *env) error {
 				return e.upload(ctx, "/api/preview/page-count", "file", e.pdf)
@@ -192,6 +210,29 @@ func scenarios() []scenario {
 func (e *env) get(ctx context.Context, path string) error {
 	req, _ := http.NewRequestWithContext(ctx, "GET", e.url+path, nil)
 	req.Header.Set("X-API-Key", e.key)
+	return e.send(req)
+}
+
+// invoiceHTML is a one-page invoice, the scenario of the HTML benchmark.
+const invoiceHTML = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Rechnung 2026-0042</title>
+<style>body{font-family:'Liberation Sans',sans-serif;font-size:10pt;margin:0}h1{font-size:18pt}
+table{width:100%;border-collapse:collapse}td,th{border-bottom:1px solid #ccc;padding:4px;text-align:left}
+.r{text-align:right}.sum{font-weight:bold}</style></head><body>
+<p>Muster GmbH · Hauptstr. 1 · 10115 Berlin</p><p>Beispiel AG<br>Ringstraße 5<br>80331 München</p>
+<h1>Rechnung 2026-0042</h1><p>Datum: 22.11.2026 · Leistungszeitraum: November 2026</p>
+<table><tr><th>Pos.</th><th>Beschreibung</th><th class="r">Menge</th><th class="r">Preis</th><th class="r">Summe</th></tr>
+<tr><td>1</td><td>Beratung</td><td class="r">8 h</td><td class="r">120,00 €</td><td class="r">960,00 €</td></tr>
+<tr><td>2</td><td>Entwicklung</td><td class="r">24 h</td><td class="r">110,00 €</td><td class="r">2.640,00 €</td></tr>
+<tr><td>3</td><td>Reisekosten</td><td class="r">1</td><td class="r">85,50 €</td><td class="r">85,50 €</td></tr>
+<tr><td colspan="4" class="r">Netto</td><td class="r">3.685,50 €</td></tr>
+<tr><td colspan="4" class="r">USt. 19 %</td><td class="r">700,25 €</td></tr>
+<tr class="sum"><td colspan="4" class="r">Gesamt</td><td class="r">4.385,75 €</td></tr></table>
+<p>Zahlbar innerhalb von 14 Tagen auf DE89 3704 0044 0532 0130 00.</p></body></html>`
+
+func (e *env) post(ctx context.Context, path, body string) error {
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+path, strings.NewReader(body))
+	req.Header.Set("X-API-Key", e.key)
+	req.Header.Set("Content-Type", "application/json")
 	return e.send(req)
 }
 
