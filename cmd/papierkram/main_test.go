@@ -178,6 +178,11 @@ func TestPDFCommands(t *testing.T) {
 	if got := testtool.PageTexts(t, part); len(got) != 2 || got[1] != "Page 2" {
 		t.Fatalf("part pages %q", got)
 	}
+	// Without --pages, split gives every page (a shared flag variable once made it page 1).
+	out, err = exec.Command(bin, "pdf", "split", "--out-dir", t.TempDir(), in).Output()
+	if err != nil || len(strings.Fields(string(out))) != 4 {
+		t.Fatalf("default split: %v %q", err, out)
+	}
 	meta, err := exec.Command(bin, "pdf", "metadata", in).Output()
 	if err != nil || !strings.Contains(string(meta), `"pages": 4`) {
 		t.Fatalf("metadata: %v %s", err, meta)

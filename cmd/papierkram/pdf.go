@@ -48,6 +48,14 @@ func writeOut(cmd *cobra.Command, out string, b []byte) error {
 
 func pdfCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "pdf", Short: "PDF tools on local files"}
+	cmd.AddCommand(splitCmd(), rotateCmd(), extractCmd(), mergeCmd(), metadataCmd(), setMetadataCmd(), pdfaCmd(), textCmd(), previewCmd())
+	return cmd
+}
+
+// Each subcommand has its own flag variables: cobra writes a flag's default into its
+// variable when the flag is defined, so shared variables would take the last default.
+
+func splitCmd() *cobra.Command {
 	var out, pages string
 
 	split := &cobra.Command{
@@ -74,7 +82,11 @@ func pdfCmd() *cobra.Command {
 	}
 	split.Flags().StringVar(&pages, "pages", "all", "page specification")
 	split.Flags().StringVar(&out, "out-dir", ".", "directory for the parts")
+	return split
+}
 
+func rotateCmd() *cobra.Command {
+	var out, pages string
 	var degrees int
 	rotate := &cobra.Command{
 		Use: "rotate FILE", Short: "Rotate pages clockwise", Args: cobra.ExactArgs(1),
@@ -93,7 +105,11 @@ func pdfCmd() *cobra.Command {
 	rotate.Flags().IntVar(&degrees, "degrees", 90, "90, 180 or 270")
 	rotate.Flags().StringVar(&pages, "pages", "all", "page specification")
 	rotate.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	return rotate
+}
 
+func extractCmd() *cobra.Command {
+	var out, pages string
 	extract := &cobra.Command{
 		Use: "extract FILE", Short: "Extract pages, in the order named, into one PDF", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -110,7 +126,11 @@ func pdfCmd() *cobra.Command {
 	}
 	extract.Flags().StringVar(&pages, "pages", "all", "page specification")
 	extract.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	return extract
+}
 
+func mergeCmd() *cobra.Command {
+	var out string
 	merge := &cobra.Command{
 		Use: "merge FILE FILE...", Short: "Merge PDFs in order", Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -130,8 +150,11 @@ func pdfCmd() *cobra.Command {
 		},
 	}
 	merge.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	return merge
+}
 
-	metadata := &cobra.Command{
+func metadataCmd() *cobra.Command {
+	return &cobra.Command{
 		Use: "metadata FILE", Short: "Print metadata as JSON", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := os.ReadFile(args[0])
@@ -147,8 +170,10 @@ func pdfCmd() *cobra.Command {
 			return enc.Encode(info)
 		},
 	}
+}
 
-	var title, author, subject, keywords, creator, producer string
+func setMetadataCmd() *cobra.Command {
+	var out, title, author, subject, keywords, creator, producer string
 	setMeta := &cobra.Command{
 		Use: "set-metadata FILE", Short: "Set metadata (Info and XMP alike) as an incremental update", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -178,7 +203,11 @@ func pdfCmd() *cobra.Command {
 		setMeta.Flags().StringVar(v, name, "", name)
 	}
 	setMeta.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	return setMeta
+}
 
+func pdfaCmd() *cobra.Command {
+	var out, title, author string
 	toPDFA := &cobra.Command{
 		Use: "pdfa FILE", Short: "Convert to PDF/A-3b (Ghostscript)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -198,7 +227,11 @@ func pdfCmd() *cobra.Command {
 	toPDFA.Flags().StringVar(&title, "title", "", "title")
 	toPDFA.Flags().StringVar(&author, "author", "", "author")
 	toPDFA.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	return toPDFA
+}
 
+func textCmd() *cobra.Command {
+	var pages string
 	var layout bool
 	text := &cobra.Command{
 		Use: "text FILE", Short: "Print the text of pages (pdftotext)", Args: cobra.ExactArgs(1),
@@ -221,9 +254,12 @@ func pdfCmd() *cobra.Command {
 	}
 	text.Flags().StringVar(&pages, "pages", "all", "page specification")
 	text.Flags().BoolVar(&layout, "layout", false, "keep the physical layout")
+	return text
+}
 
+func previewCmd() *cobra.Command {
+	var out, pages, format string
 	var dpi int
-	var format string
 	preview := &cobra.Command{
 		Use: "preview FILE", Short: "Render one page as PNG or JPEG", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -244,7 +280,5 @@ func pdfCmd() *cobra.Command {
 	preview.Flags().IntVar(&dpi, "dpi", 96, "resolution")
 	preview.Flags().StringVar(&format, "format", "PNG", "PNG or JPEG")
 	preview.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
-
-	cmd.AddCommand(split, rotate, extract, merge, metadata, setMeta, toPDFA, text, preview)
-	return cmd
+	return preview
 }
