@@ -45,6 +45,7 @@ type HTMLRequest struct {
 	WaitUntil     string   `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
 	ExecuteJS     bool     `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
 	Title         string   `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
+	Stationery    any      `json:"stationery,omitempty" doc:"Not implemented yet (501)."`
 }
 
 // paper sizes in inches, portrait.
@@ -82,6 +83,9 @@ func parseLength(orig, num string, perUnit float64) (float64, error) {
 // job builds the print job of r, after checking every field.
 func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 	var j chromium.Job
+	if r.Stationery != nil {
+		return j, fault.New(fault.NotImplemented, "stationery is not implemented yet")
+	}
 	switch {
 	case r.HTML == "" && r.URL == "":
 		return j, fault.New(fault.InvalidInput, "give html or url")

@@ -19,6 +19,7 @@ import (
 // Changes are the metadata fields to set; a nil field stays as it is.
 type Changes struct {
 	Title, Author, Subject, Keywords, Creator, Producer *string
+	CreationDate                                        *time.Time
 }
 
 // SetMetadata returns the document with changed metadata, written to the Info dictionary
@@ -52,6 +53,9 @@ func (d *Doc) SetMetadata(ch Changes, now time.Time) (out []byte, err error) {
 		if v != nil {
 			*m.field(k) = *v
 		}
+	}
+	if ch.CreationDate != nil {
+		m.CreationDate = ch.CreationDate
 	}
 	now = now.UTC().Truncate(time.Second)
 	m.ModDate = &now

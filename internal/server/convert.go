@@ -26,4 +26,20 @@ func (s *Server) registerConvert() {
 		}
 		return pdfOutput("document.pdf", b), nil
 	}, bodyLimit(maxHTMLBody+1<<20), conversion())
+
+	register(s, huma.Operation{
+		OperationID: "postConvertMarkdownToPdf", Method: http.MethodPost, Path: "/v1/convert/markdown-to-pdf", Tags: []string{"Conversion"},
+		Summary:     "Markdown to PDF",
+		Description: "CommonMark and GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks), footnotes, definition lists, fenced code highlighted in more than 180 languages, YAML front matter (title, author, date become metadata), sanitised inline HTML, print themes default, technical, stationery and custom. Each success counts one conversion.",
+		Responses:   binaryResponse(pdfResponse),
+	}, func(ctx context.Context, in *struct{ Body convert.MarkdownRequest }) (*fileOutput, error) {
+		if s.cfg.Printer == nil {
+			return nil, fault.New(fault.EngineUnavailable, "Markdown rendering (Chromium) is not configured on this server")
+		}
+		b, err := convert.Markdown(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, &in.Body)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput("document.pdf", b), nil
+	}, bodyLimit(maxHTMLBody+1<<20), conversion())
 }

@@ -150,3 +150,33 @@ func TestQuotaOnConversions(t *testing.T) {
 }
 
 func itoaTest(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+func TestMarkdownToPDF(t *testing.T) {
+	e := newTestEnv(t)
+	md := "---\ntitle: Projektbericht\nauthor: Eva Beispiel\ndate: 2026-01-15\n---\n# Einleitung\n\nText mit Fußnote[^1].\n\n" +
+		"## Zahlen\n\n| Pos | Artikel | Preis |\n|---|---|---:|\n| 1 | Papier | 4,99 € |\n\n```go\nfunc main() { fmt.Println(\"hallo\") }\n```\n\n" +
+		"- [x] erledigt\n- [ ] offen\n\n<script>document.write('BOOM')</script>\n\n[^1]: Die Fußnote.\n"
+	b := pdfBody(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, htmlBody(t, map[string]any{"markdown": md, "theme": "technical", "outputProfile": "PDF/UA-1"})))
+	text := testtool.Text(t, b)
+	for _, want := range []string{"Einleitung", "1. Zahlen", "Papier", "4,99 €", `fmt.Println("hallo")`, "erledigt", "Die Fußnote."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("PDF text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "BOOM") {
+		t.Error("inline script survived")
+	}
+	info := testtool.Info(t, b)
+	if info["Title"] != "Projektbericht" || info["Author"] != "Eva Beispiel" || !strings.Contains(info["CreationDate"], "Jan 15") || info["Tagged"] != "yes" {
+		t.Fatalf("pdfinfo %v", info)
+	}
+	meta := testtool.Run(t, "pdfinfo", "-meta", testtool.File(t, "m.pdf", b))
+	if !strings.Contains(meta, "Projektbericht") || !strings.Contains(meta, "Eva Beispiel") || !strings.Contains(meta, "2026-01-15") {
+		t.Fatalf("XMP:\n%s", meta)
+	}
+	if js := testtool.Run(t, "qpdf", "--json", testtool.File(t, "o.pdf", b)); !strings.Contains(js, `"/Outlines"`) {
+		t.Fatal("no outline")
+	}
+	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":"x","stationery":{"firstPage":"base64:"}}`), 501, "not_implemented")
+	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":""}`), 400, "invalid_input")
+}

@@ -148,10 +148,6 @@ func (s *Server) registerPlanned() {
 		{Name: "repeatColumns"}, {Name: "gridlines"}, {Name: "blackAndWhite"}, {Name: "margins", Doc: "JSON object."},
 		{Name: "headerFooter", Doc: "JSON object {header, footer}."}, {Name: "sheets", Doc: "JSON array of sheet names."}, {Name: "pageBetweenSheets"},
 	}.body(), pdfResponse, up, conv)
-	planned[struct{}](s, post, "/v1/convert/markdown-to-pdf", "Conversion", "Markdown to PDF", "the Chromium issue", jsonBody("Markdown request.", map[string]string{
-		"markdown": "CommonMark or GitHub-flavoured Markdown.", "format": "Page size.", "theme": "default, technical, stationery, custom.",
-		"customCss": "CSS for theme custom.", "outputProfile": "PDF/UA-1 or PDF/A-3b.", "stationery": "{firstPage, subsequentPages}.",
-		"contentArea": "{x, y, width, height} in mm.", "columnWidths": "Widths of table columns.", "allowUnsafeHtml": "Keep script and iframe."}), pdfResponse, bodyLimit(maxHTMLBody), conv)
 	planned[struct{}](s, post, "/v1/convert/zugferd-to-xrechnung", "Conversion", "ZUGFeRD PDF to XRechnung", "the ZUGFeRD issue", form{
 		{Name: "document", Doc: "The hybrid PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
 		{Name: "targetSyntax", Doc: "UBL or CII."}, {Name: "targetVersion", Doc: "3.0 or 2.3."}, {Name: "enforceLeitwegId"},

@@ -1,0 +1,217 @@
+package convert
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"strings"
+	"time"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/pdfa"
+)
+
+// MarkdownRequest is the body of /v1/convert/markdown-to-pdf.
+type MarkdownRequest struct {
+	Markdown        string   `json:"markdown" minLength:"1" maxLength:"26214400" doc:"CommonMark or GitHub-flavoured Markdown, optionally with YAML front matter (title, author, date become metadata)."`
+	Format          string   `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4"`
+	Theme           string   `json:"theme,omitempty" enum:"default,technical,stationery,custom" default:"default" doc:"Print stylesheet. custom uses customCss only."`
+	CustomCSS       string   `json:"customCss,omitempty" maxLength:"1048576" doc:"CSS for theme custom (added after the theme otherwise)."`
+	OutputProfile   string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/UA-1: tagged PDF with the heading structure and an outline. PDF/A-3b: archival PDF."`
+	ColumnWidths    []string `json:"columnWidths,omitempty" maxItems:"50" doc:"Widths of table columns in order, as CSS lengths (\"30%\", \"45mm\", \"auto\"); applied to every table." example:"[\"15%\",\"55%\",\"30%\"]"`
+	AllowUnsafeHTML bool     `json:"allowUnsafeHtml,omitempty" doc:"Keep inline HTML as written. Otherwise it is sanitised: script, iframe, event handlers and the like are removed."`
+	Stationery      any      `json:"stationery,omitempty" doc:"Not implemented yet (501)."`
+	ContentArea     any      `json:"contentArea,omitempty" doc:"Not implemented yet (501)."`
+}
+
+// frontMatter is what a document's YAML header may say.
+type frontMatter struct {
+	Title  string `yaml:"title"`
+	Author string `yaml:"author"`
+	Date   string `yaml:"date"`
+}
+
+// codeStyle is the highlighting palette: readable in print, also in black and white.
+const codeStyle = "github"
+
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.DefinitionList, &frontmatter.Extender{}),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithRendererOptions(ghtml.WithUnsafe(), // sanitised afterwards unless allowUnsafeHtml
+		renderer.WithNodeRenderers(util.Prioritized(codeRenderer{}, 100))),
+)
+
+// codeRenderer highlights fenced code blocks with chroma (more than 180 languages), as
+// spans with classes so that the sanitiser keeps them.
+type codeRenderer struct{}
+
+func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		cb := n.(*ast.FencedCodeBlock)
+		var code bytes.Buffer
+		for i := 0; i < cb.Lines().Len(); i++ {
+			seg := cb.Lines().At(i)
+			code.Write(seg.Value(src))
+		}
+		lexer := lexers.Fallback
+		if lang := string(cb.Language(src)); lang != "" {
+			if l := lexers.Get(lang); l != nil {
+				lexer = l
+			}
+		}
+		it, err := lexer.Tokenise(nil, code.String())
+		if err != nil {
+			fmt.Fprintf(w, "<pre><code>%s</code></pre>", html.EscapeString(code.String()))
+			return ast.WalkSkipChildren, nil
+		}
+		f := chromahtml.New(chromahtml.WithClasses(true))
+		if err := f.Format(w, styles.Get(codeStyle), it); err != nil {
+			return ast.WalkStop, err
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// sanitizer keeps what Markdown produces (tables, footnotes, task lists, highlighted code)
+// and drops scripts, frames, forms and event handlers.
+var sanitizer = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs("class").Globally()
+	p.AllowAttrs("id").Globally()
+	p.AllowAttrs("type", "checked", "disabled").OnElements("input")
+	p.AllowElements("input")
+	p.AllowAttrs("style").OnElements("span", "div", "p", "td", "th")
+	p.AllowDataURIImages()
+	return p
+}()
+
+// RenderMarkdown turns r's Markdown into a complete HTML document with its theme, and
+// returns the front matter it found.
+func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
+	var fm frontMatter
+	if r.Stationery != nil || r.ContentArea != nil {
+		return "", fm, fault.New(fault.NotImplemented, "stationery and contentArea are not implemented yet")
+	}
+	theme, ok := themes[r.Theme]
+	if r.Theme == "" {
+		theme, ok = themes["default"], true
+	}
+	if !ok {
+		return "", fm, fault.New(fault.InvalidInput, "unknown theme %q: use default, technical, stationery or custom", r.Theme)
+	}
+	ctx := parser.NewContext()
+	var body bytes.Buffer
+	if err := md.Convert([]byte(r.Markdown), &body, parser.WithContext(ctx)); err != nil {
+		return "", fm, fault.Wrap(fault.InvalidInput, err, "the Markdown cannot be rendered: %v", err)
+	}
+	if d := frontmatter.Get(ctx); d != nil {
+		if err := d.Decode(&fm); err != nil {
+			return "", fm, fault.Wrap(fault.InvalidInput, err, "the front matter is not valid YAML: %v", err)
+		}
+	}
+	content := body.String()
+	if !r.AllowUnsafeHTML {
+		content = sanitizer.Sanitize(content)
+	}
+	var css strings.Builder
+	css.WriteString(theme)
+	var code bytes.Buffer
+	chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&code, styles.Get(codeStyle))
+	css.Write(code.Bytes())
+	for i, w := range r.ColumnWidths {
+		if strings.ContainsAny(w, ";{}<>") || len(w) > 40 {
+			return "", fm, fault.New(fault.InvalidInput, "columnWidths[%d] %q is not a CSS width", i, w)
+		}
+		fmt.Fprintf(&css, "table th:nth-child(%d),table td:nth-child(%d){width:%s}\n", i+1, i+1, w)
+	}
+	if r.CustomCSS != "" {
+		css.WriteString(strings.ReplaceAll(r.CustomCSS, "</", `<\/`))
+	}
+	title := fm.Title
+	if title == "" {
+		title = "Document"
+	}
+	doc := `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>` + html.EscapeString(title) + `</title><style>` +
+		css.String() + `</style></head><body>` + content + `</body></html>`
+	return doc, fm, nil
+}
+
+// Markdown converts r to PDF: Markdown to themed HTML, printed by Chromium, with the front
+// matter's title, author and date in the metadata.
+func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *MarkdownRequest) ([]byte, error) {
+	doc, fm, err := RenderMarkdown(r)
+	if err != nil {
+		return nil, err
+	}
+	h := &HTMLRequest{HTML: doc, Format: r.Format, Margins: &Margins{Top: "20mm", Bottom: "20mm", Left: "20mm", Right: "20mm"},
+		Footer: &Band{HTML: `<div style="text-align:center;color:#666"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`, Height: "15mm"}}
+	if r.Theme == "stationery" {
+		h.Margins = &Margins{Top: "45mm", Bottom: "30mm", Left: "25mm", Right: "20mm"}
+		h.Footer = nil
+	}
+	if r.OutputProfile == "PDF/UA-1" {
+		h.OutputProfile = "PDF/UA-1"
+	}
+	out, err := HTML(ctx, p, nil, policy, h)
+	if err != nil {
+		return nil, err
+	}
+	if fm.Title != "" || fm.Author != "" || fm.Date != "" {
+		d, err := pdf.Read(out)
+		if err != nil {
+			return nil, err
+		}
+		ch := pdf.Changes{}
+		if fm.Title != "" {
+			ch.Title = &fm.Title
+		}
+		if fm.Author != "" {
+			ch.Author = &fm.Author
+		}
+		if fm.Date != "" {
+			t, err := parseDate(fm.Date)
+			if err != nil {
+				return nil, err
+			}
+			ch.CreationDate = &t
+		}
+		if out, err = d.SetMetadata(ch, time.Now()); err != nil {
+			return nil, err
+		}
+	}
+	if r.OutputProfile == "PDF/A-3b" {
+		if a == nil {
+			return nil, fault.New(fault.EngineUnavailable, "PDF/A conversion is not configured on this server")
+		}
+		return pdfa.Convert(ctx, a, out, pdfa.Options{Title: fm.Title, Author: fm.Author})
+	}
+	return out, nil
+}
+
+func parseDate(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02 15:04", "02.01.2006"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fault.New(fault.InvalidInput, "front matter date %q: write YYYY-MM-DD", s)
+}

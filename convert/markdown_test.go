@@ -1,0 +1,93 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+const sample = "---\ntitle: Projektbericht\nauthor: Eva Beispiel\ndate: 2026-01-15\n---\n" +
+	"# Einleitung\n\nText mit Fußnote[^1] und ~~alt~~.\n\n" +
+	"| Pos | Artikel | Preis |\n|---|---|---:|\n| 1 | Papier | 4,99 € |\n\n" +
+	"```go\nfunc main() { fmt.Println(\"hallo\") }\n```\n\n" +
+	"- [x] erledigt\n- [ ] offen\n\nBegriff\n: Erklärung\n\n" +
+	"<script>alert('x')</script><b onclick=\"steal()\">fett</b> <iframe src=\"https://example.org\"></iframe>\n\n[^1]: Die Fußnote.\n"
+
+func TestRenderMarkdown(t *testing.T) {
+	doc, fm, err := RenderMarkdown(&MarkdownRequest{Markdown: sample, ColumnWidths: []string{"10%", "60%", "30%"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Title != "Projektbericht" || fm.Author != "Eva Beispiel" || fm.Date != "2026-01-15" {
+		t.Fatalf("front matter %+v", fm)
+	}
+	for _, want := range []string{"<title>Projektbericht</title>", `<h1 id="einleitung">`, "<table>", "<del>alt</del>",
+		`class="chroma"`, `<span class="kd">func</span>`, `type="checkbox"`, "<dl>", "<dt>Begriff</dt>", "footnote",
+		"<b>fett</b>", "table th:nth-child(2),table td:nth-child(2){width:60%}", ".chroma .kd"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "alert(", "onclick", "<iframe"} {
+		if strings.Contains(doc, bad) {
+			t.Errorf("sanitised HTML keeps %q", bad)
+		}
+	}
+	unsafe, _, _ := RenderMarkdown(&MarkdownRequest{Markdown: sample, AllowUnsafeHTML: true})
+	if !strings.Contains(unsafe, "<script>alert('x')</script>") {
+		t.Error("allowUnsafeHtml did not keep the script")
+	}
+}
+
+func TestRenderMarkdownErrors(t *testing.T) {
+	for name, c := range map[string]struct {
+		r    MarkdownRequest
+		code fault.Code
+	}{
+		"theme":        {MarkdownRequest{Markdown: "x", Theme: "neon"}, fault.InvalidInput},
+		"column width": {MarkdownRequest{Markdown: "x", ColumnWidths: []string{"1px;}body{display:none"}}, fault.InvalidInput},
+		"front matter": {MarkdownRequest{Markdown: "---\ntitle: [unclosed\n---\nx"}, fault.InvalidInput},
+		"stationery":   {MarkdownRequest{Markdown: "x", Stationery: map[string]any{"firstPage": "base64:"}}, fault.NotImplemented},
+	} {
+		if _, _, err := RenderMarkdown(&c.r); fault.CodeOf(err) != c.code {
+			t.Errorf("%s: %v, want %s", name, err, c.code)
+		}
+	}
+	// The custom stylesheet cannot close the style element.
+	doc, _, _ := RenderMarkdown(&MarkdownRequest{Markdown: "x", Theme: "custom", CustomCSS: "</style><script>alert(1)</script>"})
+	if strings.Contains(doc, "</style><script>") {
+		t.Fatal("customCss escaped its style element")
+	}
+}
+
+func TestLength(t *testing.T) {
+	for in, want := range map[string]float64{"25.4mm": 1, "2.54cm": 1, "1in": 1, "72pt": 1, "96px": 1, "96": 1, " 1IN ": 1} {
+		if got, err := Length(in); err != nil || got < want-1e-9 || got > want+1e-9 {
+			t.Errorf("Length(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"", "ten", "-5mm", "5 furlongs", "1e9mm"} {
+		if _, err := Length(bad); fault.CodeOf(err) != fault.InvalidInput {
+			t.Errorf("Length(%q): %v", bad, err)
+		}
+	}
+}
+
+func FuzzRenderMarkdown(f *testing.F) {
+	f.Add(sample, false)
+	f.Add("<scr<script>ipt>alert(1)</script>", false)
+	f.Add("---\n---\n", true)
+	f.Fuzz(func(t *testing.T, src string, unsafe bool) {
+		doc, _, err := RenderMarkdown(&MarkdownRequest{Markdown: src, AllowUnsafeHTML: unsafe})
+		if err != nil {
+			if fault.CodeOf(err) == fault.Internal {
+				t.Fatalf("uncoded error %v", err)
+			}
+			return
+		}
+		if !unsafe && (strings.Contains(strings.ToLower(doc), "<script") || strings.Contains(strings.ToLower(doc), "<iframe")) {
+			t.Fatalf("sanitised output keeps a script or frame: %q", src)
+		}
+	})
+}
