@@ -34,18 +34,18 @@ type Band struct {
 
 // HTMLRequest is the body of /v1/convert/html-to-pdf.
 type HTMLRequest struct {
-	HTML          string   `json:"html,omitempty" maxLength:"26214400" doc:"The HTML to render (at most 25 MB). Give html or url."`
-	URL           string   `json:"url,omitempty" maxLength:"8192" doc:"An https:// page to render instead of html; the same network policy applies as for sub-resources." example:"https://example.org/invoice/42"`
-	Format        string   `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
-	Orientation   string   `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
-	Margins       *Margins `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
-	Header        *Band    `json:"header,omitempty"`
-	Footer        *Band    `json:"footer,omitempty"`
-	OutputProfile string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
-	WaitUntil     string   `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
-	ExecuteJS     bool     `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
-	Title         string   `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
-	Stationery    any      `json:"stationery,omitempty" doc:"Not implemented yet (501)."`
+	HTML          string      `json:"html,omitempty" maxLength:"26214400" doc:"The HTML to render (at most 25 MB). Give html or url."`
+	URL           string      `json:"url,omitempty" maxLength:"8192" doc:"An https:// page to render instead of html; the same network policy applies as for sub-resources." example:"https://example.org/invoice/42"`
+	Format        string      `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
+	Orientation   string      `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
+	Margins       *Margins    `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
+	Header        *Band       `json:"header,omitempty"`
+	Footer        *Band       `json:"footer,omitempty"`
+	OutputProfile string      `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
+	WaitUntil     string      `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
+	ExecuteJS     bool        `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
+	Title         string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
+	Stationery    *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
 }
 
 // paper sizes in inches, portrait.
@@ -83,9 +83,6 @@ func parseLength(orig, num string, perUnit float64) (float64, error) {
 // job builds the print job of r, after checking every field.
 func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 	var j chromium.Job
-	if r.Stationery != nil {
-		return j, fault.New(fault.NotImplemented, "stationery is not implemented yet")
-	}
 	switch {
 	case r.HTML == "" && r.URL == "":
 		return j, fault.New(fault.InvalidInput, "give html or url")
@@ -182,6 +179,11 @@ func HTML(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Poli
 	}
 	if len(out) > MaxPDF {
 		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
+	}
+	if r.Stationery != nil {
+		if out, err = r.Stationery.apply(out); err != nil {
+			return nil, err
+		}
 	}
 	if r.OutputProfile == "PDF/A-3b" {
 		if a == nil {

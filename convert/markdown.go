@@ -29,15 +29,15 @@ import (
 
 // MarkdownRequest is the body of /v1/convert/markdown-to-pdf.
 type MarkdownRequest struct {
-	Markdown        string   `json:"markdown" minLength:"1" maxLength:"26214400" doc:"CommonMark or GitHub-flavoured Markdown, optionally with YAML front matter (title, author, date become metadata)."`
-	Format          string   `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4"`
-	Theme           string   `json:"theme,omitempty" enum:"default,technical,stationery,custom" default:"default" doc:"Print stylesheet. custom uses customCss only."`
-	CustomCSS       string   `json:"customCss,omitempty" maxLength:"1048576" doc:"CSS for theme custom (added after the theme otherwise)."`
-	OutputProfile   string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/UA-1: tagged PDF with the heading structure and an outline. PDF/A-3b: archival PDF."`
-	ColumnWidths    []string `json:"columnWidths,omitempty" maxItems:"50" doc:"Widths of table columns in order, as CSS lengths (\"30%\", \"45mm\", \"auto\"); applied to every table." example:"[\"15%\",\"55%\",\"30%\"]"`
-	AllowUnsafeHTML bool     `json:"allowUnsafeHtml,omitempty" doc:"Keep inline HTML as written. Otherwise it is sanitised: script, iframe, event handlers and the like are removed."`
-	Stationery      any      `json:"stationery,omitempty" doc:"Not implemented yet (501)."`
-	ContentArea     any      `json:"contentArea,omitempty" doc:"Not implemented yet (501)."`
+	Markdown        string       `json:"markdown" minLength:"1" maxLength:"26214400" doc:"CommonMark or GitHub-flavoured Markdown, optionally with YAML front matter (title, author, date become metadata)."`
+	Format          string       `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4"`
+	Theme           string       `json:"theme,omitempty" enum:"default,technical,stationery,custom" default:"default" doc:"Print stylesheet. custom uses customCss only."`
+	CustomCSS       string       `json:"customCss,omitempty" maxLength:"1048576" doc:"CSS for theme custom (added after the theme otherwise)."`
+	OutputProfile   string       `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/UA-1: tagged PDF with the heading structure and an outline. PDF/A-3b: archival PDF."`
+	ColumnWidths    []string     `json:"columnWidths,omitempty" maxItems:"50" doc:"Widths of table columns in order, as CSS lengths (\"30%\", \"45mm\", \"auto\"); applied to every table." example:"[\"15%\",\"55%\",\"30%\"]"`
+	AllowUnsafeHTML bool         `json:"allowUnsafeHtml,omitempty" doc:"Keep inline HTML as written. Otherwise it is sanitised: script, iframe, event handlers and the like are removed."`
+	Stationery      *Stationery  `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+	ContentArea     *ContentArea `json:"contentArea,omitempty" doc:"Where the text flows (mm from the top-left corner); default margins otherwise."`
 }
 
 // frontMatter is what a document's YAML header may say.
@@ -108,9 +108,6 @@ var sanitizer = func() *bluemonday.Policy {
 // returns the front matter it found.
 func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	var fm frontMatter
-	if r.Stationery != nil || r.ContentArea != nil {
-		return "", fm, fault.New(fault.NotImplemented, "stationery and contentArea are not implemented yet")
-	}
 	theme, ok := themes[r.Theme]
 	if r.Theme == "" {
 		theme, ok = themes["default"], true
@@ -168,6 +165,20 @@ func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 		h.Margins = &Margins{Top: "45mm", Bottom: "30mm", Left: "25mm", Right: "20mm"}
 		h.Footer = nil
 	}
+	if r.ContentArea != nil {
+		size, ok := paper[strings.ToUpper(r.Format)]
+		if r.Format == "" {
+			size, ok = paper["A4"], true
+		}
+		if !ok {
+			return nil, fault.New(fault.InvalidInput, "unknown format %q: use A3, A4, A5, Letter, Legal or Tabloid", r.Format)
+		}
+		if h.Margins, err = r.ContentArea.margins(size[0], size[1]); err != nil {
+			return nil, err
+		}
+		h.Footer = nil // the text area is the caller's; the letterhead has its own footer
+	}
+	h.Stationery = r.Stationery
 	if r.OutputProfile == "PDF/UA-1" {
 		h.OutputProfile = "PDF/UA-1"
 	}

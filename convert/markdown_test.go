@@ -48,7 +48,6 @@ func TestRenderMarkdownErrors(t *testing.T) {
 		"theme":        {MarkdownRequest{Markdown: "x", Theme: "neon"}, fault.InvalidInput},
 		"column width": {MarkdownRequest{Markdown: "x", ColumnWidths: []string{"1px;}body{display:none"}}, fault.InvalidInput},
 		"front matter": {MarkdownRequest{Markdown: "---\ntitle: [unclosed\n---\nx"}, fault.InvalidInput},
-		"stationery":   {MarkdownRequest{Markdown: "x", Stationery: map[string]any{"firstPage": "base64:"}}, fault.NotImplemented},
 	} {
 		if _, _, err := RenderMarkdown(&c.r); fault.CodeOf(err) != c.code {
 			t.Errorf("%s: %v, want %s", name, err, c.code)

@@ -115,3 +115,38 @@ func write(ctx *model.Context) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// Underlay lays a page of stationery under the content: first under page 1, rest under
+// pages 2 and on (either may be nil). Each stationery PDF's first page is placed at its
+// own size, centred.
+func (d *Doc) Underlay(first, rest []byte) (b []byte, err error) {
+	defer recoverInto(&err, "stationery")
+	fresh, err := Read(d.src)
+	if err != nil {
+		return nil, err
+	}
+	m := map[int]*model.Watermark{}
+	for i, st := range [][]byte{first, rest} {
+		if st == nil {
+			continue
+		}
+		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(st), 1, "scalefactor:1 abs, rotation:0, position:c", false, false, types.POINTS)
+		if err != nil {
+			return nil, fault.Wrap(fault.InvalidInput, err, "the stationery cannot be used: %s", trimPdfcpu(err.Error()))
+		}
+		if i == 0 {
+			m[1] = wm
+			continue
+		}
+		for p := 2; p <= fresh.PageCount(); p++ {
+			m[p] = wm
+		}
+	}
+	if len(m) == 0 {
+		return d.src, nil
+	}
+	if err := pdfcpu.AddWatermarksMap(fresh.ctx, m); err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "the stationery cannot be laid under the pages: %s", trimPdfcpu(err.Error()))
+	}
+	return write(fresh.ctx)
+}

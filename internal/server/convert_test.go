@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -177,6 +178,42 @@ func TestMarkdownToPDF(t *testing.T) {
 	if js := testtool.Run(t, "qpdf", "--json", testtool.File(t, "o.pdf", b)); !strings.Contains(js, `"/Outlines"`) {
 		t.Fatal("no outline")
 	}
-	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":"x","stationery":{"firstPage":"base64:"}}`), 501, "not_implemented")
 	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":""}`), 400, "invalid_input")
+}
+
+func TestStationeryAndContentArea(t *testing.T) {
+	e := newTestEnv(t)
+	letterhead := func(text string) string {
+		b := pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{
+			"html": `<div style="position:fixed;bottom:0;right:0;font-size:8pt">` + text + `</div>`, "margins": map[string]string{"top": "0", "bottom": "0", "left": "0", "right": "0"}})))
+		return "base64:" + base64.StdEncoding.EncodeToString(b)
+	}
+	body := htmlBody(t, map[string]any{
+		"markdown":    "# Angebot\n\nErster Absatz.\n\n<div style=\"break-after:page\"></div>\n\nZweite Seite.",
+		"theme":       "stationery",
+		"contentArea": map[string]float64{"x": 30, "y": 60, "width": 150, "height": 180},
+		"stationery":  map[string]string{"firstPage": letterhead("BRIEFKOPF ERSTE SEITE"), "subsequentPages": letterhead("FOLGESEITE")},
+	})
+	b := pdfBody(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, body))
+	pages := testtool.PageTexts(t, b)
+	if len(pages) != 2 || !strings.Contains(pages[0], "Angebot") || !strings.Contains(pages[0], "BRIEFKOPF ERSTE SEITE") ||
+		!strings.Contains(pages[1], "Zweite Seite") || !strings.Contains(pages[1], "FOLGESEITE") || strings.Contains(pages[1], "BRIEFKOPF") {
+		t.Fatalf("pages %q", pages)
+	}
+	// The text flows inside the content area (30 mm = 85 pt from the left, 60 mm = 170 pt from the top).
+	p := testtool.File(t, "c.pdf", b)
+	inside := testtool.Run(t, "pdftotext", "-f", "1", "-l", "1", "-x", "85", "-y", "170", "-W", "425", "-H", "510", p, "-")
+	left := testtool.Run(t, "pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "80", "-H", "842", p, "-")
+	above := testtool.Run(t, "pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "595", "-H", "165", p, "-")
+	if !strings.Contains(inside, "Angebot") || strings.Contains(left+above, "Angebot") || strings.Contains(left+above, "Erster") {
+		t.Fatalf("content area: inside %q, left %q, above %q", inside, left, above)
+	}
+	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":"x","stationery":{"firstPage":"JVBERi0="}}`), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":"x","stationery":{"firstPage":"base64:aGVsbG8="}}`), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, `{"markdown":"x","contentArea":{"x":100,"y":10,"width":150,"height":100}}`), 400, "invalid_input")
+	// The same stationery works for HTML.
+	b = pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, `{"html":"<p>Inhalt</p>","stationery":{"firstPage":"`+letterhead("KOPF")+`"}}`))
+	if text := testtool.Text(t, b); !strings.Contains(text, "Inhalt") || !strings.Contains(text, "KOPF") {
+		t.Fatalf("html stationery: %q", text)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/b64"
 )
 
 // part describes one part of a multipart upload. The same description reads the request and
@@ -250,23 +250,8 @@ func (b *Base64Body) decode() ([]byte, string, error) {
 	return data, baseName(b.Body["filename"]), nil
 }
 
-// decodeBase64 is the one Base64 decoder of the API: standard alphabet, padding optional,
-// whitespace ignored.
-func decodeBase64(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\n', '\r', '\t':
-			return -1
-		}
-		return r
-	}, s)
-	s = strings.TrimRight(s, "=")
-	data, err := base64.RawStdEncoding.DecodeString(s)
-	if err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "the document is not valid Base64: %v", err)
-	}
-	return data, nil
-}
+// decodeBase64 decodes a document or certificate of a request body.
+func decodeBase64(s string) ([]byte, error) { return b64.Decode("the document", s) }
 
 // sniffPDF checks that data looks like a PDF before anything parses it.
 func sniffPDF(data []byte) error {
