@@ -59,20 +59,31 @@ func (c *Chromium) Print(ctx context.Context, j Job) ([]byte, error) {
 const idleQuiet = 500 * time.Millisecond
 
 func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
-	t, err := b.take(ctx)
-	if err != nil {
-		return nil, tabErr(ctx, err)
-	}
-	// Closing a tab and its browser context takes the browser a while; nobody waits for it.
-	defer func() { go t.close() }()
-	tab, cancel := t.ctx, t.cancel
-	stop := context.AfterFunc(ctx, cancel) // the job's deadline closes the tab
-	defer stop()
-	if !j.JavaScript {
-		if _, err := chromedp.Call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+	var tab context.Context
+	var cancel context.CancelFunc
+	// A page that runs scripts, or that navigates to another origin, gets a fresh browser
+	// context; plain HTML runs on the shared tab, which always stays at about:blank.
+	if j.JavaScript || j.URL != "" {
+		t, err := b.take(ctx)
+		if err != nil {
 			return nil, tabErr(ctx, err)
 		}
+		// Closing a tab and its browser context takes the browser a while; nobody waits.
+		defer func() { go t.close() }()
+		tab, cancel = t.ctx, t.cancel
+		if err := call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !j.JavaScript}); err != nil {
+			return nil, tabErr(ctx, err)
+		}
+	} else {
+		// The shared tab: a job's context of its own ends this job's event loops, not the tab.
+		if err := call(b.shared.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+			return nil, tabErr(ctx, err)
+		}
+		tab, cancel = context.WithCancel(b.shared.ctx)
 	}
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel) // the job's deadline ends the job
+	defer stop()
 
 	var inflight atomic.Int64
 	var lastActivity atomic.Int64
@@ -83,11 +94,13 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 	failed := chromedp.Events(tab, network.LoadingFailed)
 	loaded := chromedp.Events(tab, page.LoadEventFired)
 	domReady := chromedp.Events(tab, page.DomContentEventFired)
-	if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
-		return nil, tabErr(ctx, err)
-	}
-	if _, err := chromedp.Call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
-		return nil, tabErr(ctx, err)
+	if j.JavaScript || j.URL != "" {
+		if err := call(tab, network.Enable, network.EnableParams{}); err != nil {
+			return nil, tabErr(ctx, err)
+		}
+		if err := call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+			return nil, tabErr(ctx, err)
+		}
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
