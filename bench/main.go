@@ -67,9 +67,10 @@ func main() {
 	addr := flag.String("addr", "", "use a running server at this base URL instead of starting one")
 	key := flag.String("key", "bench-key", "API key (with -addr)")
 	conc := flag.String("c", "1,4", "concurrency levels, comma-separated")
-	n := flag.Int("n", 300, "requests per scenario and concurrency level")
+	n := flag.Int("n", 40, "requests per scenario and concurrency level")
 	only := flag.String("scenario", "", "run only scenarios whose name contains this")
 	pdf := flag.String("pdf", "", "PDF for page-count (default: a corpus invoice)")
+	baseline := flag.Bool("baseline", true, "also measure each scenario's baseline")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "papierkram-bench-inputs-")
@@ -104,6 +105,10 @@ func main() {
 			levels = append(levels, c)
 		}
 	}
+	if *addr == "" {
+		defer func() { fmt.Printf("server + engines PSS at the end: %d MB\n", treeRSS(serverPID)>>20) }()
+		fmt.Printf("server + engines PSS at the start: %d MB\n", treeRSS(serverPID)>>20)
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\t")
 	for _, sc := range scenarios() {
@@ -120,10 +125,12 @@ func main() {
 				fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
 				os.Exit(1)
 			}
-			b, err := measure(e, sc.base, c, *n)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "bench: %s baseline: %v\n", sc.name, err)
-				os.Exit(1)
+			b := result{p50: 1}
+			if *baseline {
+				if b, err = measure(e, sc.base, c, *n); err != nil {
+					fmt.Fprintf(os.Stderr, "bench: %s baseline: %v\n", sc.name, err)
+					os.Exit(1)
+				}
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%.2f\t\n", sc.name, c, *n,
 				ms(r.p50), ms(r.p95), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, float64(r.p50)/float64(b.p50))
@@ -182,17 +189,15 @@ func scenarios() []scenario {
 			run: func(ctx context.Context, e *env) error {
 				return e.post(ctx, "/v1/convert/html-to-pdf", `{"html":`+strconv.Quote(invoiceHTML)+`}`)
 			},
+			base: func(ctx context.Context, e *env) error { return coldChromium(ctx, e, "invoice.html", invoiceHTML) },
+		},
+		{
+			name: "markdown-report-20p", baseline: "cold chromium --print-to-pdf (same HTML)",
+			run: func(ctx context.Context, e *env) error {
+				return e.post(ctx, "/v1/convert/markdown-to-pdf", `{"markdown":`+strconv.Quote(reportMarkdown())+`,"theme":"technical"}`)
+			},
 			base: func(ctx context.Context, e *env) error {
-				in := filepath.Join(e.dir, "invoice.html")
-				os.WriteFile(in, []byte(invoiceHTML), 0o600)
-				prof, err := os.MkdirTemp(e.dir, "cold-")
-				if err != nil {
-					return err
-				}
-				defer os.RemoveAll(prof)
-				return exec.CommandContext(ctx, "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+prof,
-					"--no-pdf-header-footer", "--print-to-pdf="+filepath.Join(prof, "out.pdf"), "file://"+in).Run()
+				return coldChromium(ctx, e, "report.html", "<html><body><pre>"+reportMarkdown()+"</pre></body></html>")
 			},
 		},
 		{
@@ -211,6 +216,35 @@ func (e *env) get(ctx context.Context, path string) error {
 	req, _ := http.NewRequestWithContext(ctx, "GET", e.url+path, nil)
 	req.Header.Set("X-API-Key", e.key)
 	return e.send(req)
+}
+
+// coldChromium is the baseline of the HTML scenarios: a new browser per document.
+func coldChromium(ctx context.Context, e *env, name, html string) error {
+	in := filepath.Join(e.dir, name)
+	os.WriteFile(in, []byte(html), 0o600)
+	prof, err := os.MkdirTemp(e.dir, "cold-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(prof)
+	return exec.CommandContext(ctx, "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+prof,
+		"--no-pdf-header-footer", "--print-to-pdf="+filepath.Join(prof, "out.pdf"), "file://"+in).Run()
+}
+
+// reportMarkdown is a report of about 20 pages: headings, paragraphs, tables and code.
+func reportMarkdown() string {
+	var b strings.Builder
+	b.WriteString("---\ntitle: Quartalsbericht\nauthor: Benchmark\n---\n# Quartalsbericht\n\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "## Abschnitt %d\n\n", i)
+		for range 3 {
+			b.WriteString("Der Umsatz entwickelte sich im Berichtszeitraum erfreulich; die Kosten blieben im Rahmen der Planung, und die Liquidität war jederzeit gesichert. ")
+		}
+		b.WriteString("\n\n| Monat | Umsatz | Kosten |\n|---|---:|---:|\n| Januar | 120.000 € | 80.000 € |\n| Februar | 135.000 € | 82.500 € |\n| März | 142.000 € | 85.000 € |\n\n")
+		b.WriteString("```go\nfunc Summe(xs []float64) (s float64) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n```\n\n<div style=\"break-after:page\"></div>\n\n")
+	}
+	return b.String()
 }
 
 // invoiceHTML is a one-page invoice, the scenario of the HTML benchmark.
@@ -349,6 +383,7 @@ func start(bin, key string) (string, func(), error) {
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("start %s: %w", bin, err)
 	}
+	serverPID = cmd.Process.Pid
 	stop := func() {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
@@ -363,4 +398,47 @@ func start(bin, key string) (string, func(), error) {
 	}
 	stop()
 	return "", nil, fmt.Errorf("server did not come up at %s", url)
+}
+
+var serverPID int
+
+// treeRSS sums the proportional resident memory (PSS: shared pages split between the
+// processes that share them) of pid and all its descendants (the browsers).
+func treeRSS(pid int) int64 {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The parent pid is the second field after the command in parentheses.
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
+			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
+				if pp, err := strconv.Atoi(f[1]); err == nil {
+					children[pp] = append(children[pp], p)
+				}
+			}
+		}
+	}
+	var total int64
+	var walk func(int)
+	walk = func(p int) {
+		status, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/smaps_rollup")
+		for _, line := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				total += kb << 10
+			}
+		}
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return total
 }

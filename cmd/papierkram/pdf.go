@@ -52,6 +52,14 @@ func pdfCmd() *cobra.Command {
 	return cmd
 }
 
+func outFlag(c *cobra.Command, out *string) {
+	c.Flags().StringVarP(out, "out", "o", "-", "output file (- for stdout)")
+}
+
+func pagesFlag(c *cobra.Command, pages *string) {
+	c.Flags().StringVar(pages, "pages", "all", "page specification: all, 1, 1-3, 1,3,5, 1-3,7, 5-")
+}
+
 // Each subcommand has its own flag variables: cobra writes a flag's default into its
 // variable when the flag is defined, so shared variables would take the last default.
 
@@ -80,7 +88,7 @@ func splitCmd() *cobra.Command {
 			return nil
 		},
 	}
-	split.Flags().StringVar(&pages, "pages", "all", "page specification")
+	pagesFlag(split, &pages)
 	split.Flags().StringVar(&out, "out-dir", ".", "directory for the parts")
 	return split
 }
@@ -103,8 +111,8 @@ func rotateCmd() *cobra.Command {
 		},
 	}
 	rotate.Flags().IntVar(&degrees, "degrees", 90, "90, 180 or 270")
-	rotate.Flags().StringVar(&pages, "pages", "all", "page specification")
-	rotate.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	pagesFlag(rotate, &pages)
+	outFlag(rotate, &out)
 	return rotate
 }
 
@@ -124,8 +132,8 @@ func extractCmd() *cobra.Command {
 			return writeOut(cmd, out, b)
 		},
 	}
-	extract.Flags().StringVar(&pages, "pages", "all", "page specification")
-	extract.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	pagesFlag(extract, &pages)
+	outFlag(extract, &out)
 	return extract
 }
 
@@ -149,7 +157,7 @@ func mergeCmd() *cobra.Command {
 			return writeOut(cmd, out, b)
 		},
 	}
-	merge.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	outFlag(merge, &out)
 	return merge
 }
 
@@ -202,7 +210,7 @@ func setMetadataCmd() *cobra.Command {
 	for name, v := range map[string]*string{"title": &title, "author": &author, "subject": &subject, "keywords": &keywords, "creator": &creator, "producer": &producer} {
 		setMeta.Flags().StringVar(v, name, "", name)
 	}
-	setMeta.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	outFlag(setMeta, &out)
 	return setMeta
 }
 
@@ -226,7 +234,7 @@ func pdfaCmd() *cobra.Command {
 	}
 	toPDFA.Flags().StringVar(&title, "title", "", "title")
 	toPDFA.Flags().StringVar(&author, "author", "", "author")
-	toPDFA.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	outFlag(toPDFA, &out)
 	return toPDFA
 }
 
@@ -252,7 +260,7 @@ func textCmd() *cobra.Command {
 			return nil
 		},
 	}
-	text.Flags().StringVar(&pages, "pages", "all", "page specification")
+	pagesFlag(text, &pages)
 	text.Flags().BoolVar(&layout, "layout", false, "keep the physical layout")
 	return text
 }
@@ -279,6 +287,6 @@ func previewCmd() *cobra.Command {
 	preview.Flags().StringVar(&pages, "page", "1", "page number")
 	preview.Flags().IntVar(&dpi, "dpi", 96, "resolution")
 	preview.Flags().StringVar(&format, "format", "PNG", "PNG or JPEG")
-	preview.Flags().StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	outFlag(preview, &out)
 	return preview
 }

@@ -57,7 +57,7 @@ func signCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&cert, "cert", "", "PKCS#12 file (.p12, .pfx)")
-	f.StringVarP(&out, "out", "o", "-", "output file (- for stdout)")
+	outFlag(cmd, &out)
 	f.StringVar(&reason, "reason", "", "reason for signing")
 	f.StringVar(&location, "location", "", "where it was signed")
 	f.StringVar(&contact, "contact-info", "", "how to reach the signer")
