@@ -105,12 +105,8 @@ func main() {
 			levels = append(levels, c)
 		}
 	}
-	if *addr == "" {
-		defer func() { fmt.Printf("server + engines PSS at the end: %d MB\n", treeRSS(serverPID)>>20) }()
-		fmt.Printf("server + engines PSS at the start: %d MB\n", treeRSS(serverPID)>>20)
-	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\t")
+	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\tPSS MB warm→end\t")
 	for _, sc := range scenarios() {
 		if *only != "" && !strings.Contains(sc.name, *only) {
 			continue
@@ -120,6 +116,13 @@ func main() {
 			continue
 		}
 		for _, c := range levels {
+			for range c + 2 { // warm every browser before memory is read
+				if err := sc.run(context.Background(), e); err != nil {
+					fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
+					os.Exit(1)
+				}
+			}
+			before := treeRSS(serverPID)
 			r, err := measure(e, sc.run, c, *n)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
@@ -132,8 +135,18 @@ func main() {
 					os.Exit(1)
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%.2f\t\n", sc.name, c, *n,
-				ms(r.p50), ms(r.p95), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, float64(r.p50)/float64(b.p50))
+			ratio := "-"
+			if *baseline {
+				ratio = fmt.Sprintf("%.2f", float64(r.p50)/float64(b.p50))
+			} else {
+				sc.baseline = "(not measured)"
+			}
+			mem := "-"
+			if serverPID != 0 {
+				mem = fmt.Sprintf("%d→%d", before>>20, treeRSS(serverPID)>>20)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%s\t%s\t\n", sc.name, c, *n,
+				ms(r.p50), ms(r.p95), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, ratio, mem)
 		}
 	}
 	tw.Flush()

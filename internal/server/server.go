@@ -166,9 +166,6 @@ func (s *Server) Routes() []string { return append([]string(nil), s.mux.patterns
 // Handler is the whole service as an http.Handler.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// API is the huma API, for the OpenAPI document.
-func (s *Server) API() huma.API { return s.api }
-
 // HTTPServer returns the configured *http.Server (timeouts, HTTP/1.1 and h2c).
 func (s *Server) HTTPServer() *http.Server {
 	p := new(http.Protocols)

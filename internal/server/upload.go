@@ -252,12 +252,3 @@ func (b *Base64Body) decode() ([]byte, string, error) {
 
 // decodeBase64 decodes a document or certificate of a request body.
 func decodeBase64(s string) ([]byte, error) { return b64.Decode("the document", s) }
-
-// sniffPDF checks that data looks like a PDF before anything parses it.
-func sniffPDF(data []byte) error {
-	head := data[:min(len(data), 1024)]
-	if !bytes.Contains(head, []byte("%PDF-")) {
-		return fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
-	}
-	return nil
-}
