@@ -151,6 +151,9 @@ func StartProcess(ctx context.Context, c Command, stdout, stderr io.Writer) (*Ch
 	// Not CommandContext's ctx: the child outlives the call that starts it.
 	cmd := c.cmd(context.Background())
 	cmd.Cancel = nil
+	// If the server dies without stopping its engines (a crash, kill -9), the kernel kills
+	// the child too, so no browser or office process is left behind.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	if stdout == nil {
 		stdout = io.Discard
 	}

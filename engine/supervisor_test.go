@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -288,5 +290,44 @@ func TestExecErrors(t *testing.T) {
 	out, _, _ = Exec(ctx, Command{Name: "env"})
 	if strings.Contains(string(out), "s3cret") {
 		t.Fatal("environment leaked into the child")
+	}
+}
+
+// TestChildDiesWithOwner kills a process that started a long-running child with SIGKILL
+// (so it cannot clean up) and checks that the child does not outlive it.
+func TestChildDiesWithOwner(t *testing.T) {
+	if os.Getenv("PAPIERKRAM_OWNER_CHILD") == "1" {
+		c, err := StartProcess(context.Background(), Command{Name: "sleep", Args: []string{"1000"}}, nil, nil)
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.WriteString(strconv.Itoa(c.Pid()) + "\n")
+		time.Sleep(time.Hour)
+		return
+	}
+	owner := exec.Command(os.Args[0], "-test.run=^TestChildDiesWithOwner$")
+	owner.Env = append(os.Environ(), "PAPIERKRAM_OWNER_CHILD=1")
+	out, err := owner.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || pid == 0 {
+		owner.Process.Kill()
+		t.Fatalf("no child pid: %v %q", err, line)
+	}
+	owner.Process.Signal(syscall.SIGKILL)
+	owner.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if syscall.Kill(pid, 0) == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("child %d outlived its killed owner", pid)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -103,6 +104,7 @@ func TestHTMLToPDFBadInput(t *testing.T) {
 
 func TestHTMLRenderTimeout(t *testing.T) {
 	cr := chromium.NewEngine(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 2 * time.Second})
+	t.Cleanup(func() { cr.Supervisor().Stop(context.Background()) })
 	e := newTestEnv(t, func(c *Config) { c.Printer = cr; c.Engines["chromium"] = cr.Supervisor() })
 	wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, `{"html":"<script>for(;;){}</script>","executeJs":true}`), 504, "timeout")
 	// The browser stays healthy for the next request.
