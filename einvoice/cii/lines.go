@@ -1,0 +1,151 @@
+package cii
+
+import (
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
+)
+
+// lines binds BG-25. CII lists sub-lines (XRechnung BG-DEX-01) flat, each naming its parent
+// in ram:ParentLineID; the model nests them.
+func lines(c *xmlc.Codec, inv *einvoice.Invoice) {
+	if c.Writing() {
+		var walk func(ls []einvoice.Line, parent string)
+		walk = func(ls []einvoice.Line, parent string) {
+			for i := range ls {
+				c.Elem("ram:IncludedSupplyChainTradeLineItem", func() { line(c, &ls[i], &parent) })
+				walk(ls[i].SubLines, ls[i].ID)
+			}
+		}
+		walk(inv.Lines, "")
+		return
+	}
+	type read struct {
+		l      einvoice.Line
+		parent string
+	}
+	var all []read
+	for _, n := range c.Children("ram:IncludedSupplyChainTradeLineItem") {
+		var r read
+		c.Enter("ram:IncludedSupplyChainTradeLineItem", n, func() { line(c, &r.l, &r.parent) })
+		all = append(all, r)
+	}
+	// Attach children to parents: walk backwards so a parent has its whole subtree when
+	// it is itself attached (sub-lines follow their parent in document order).
+	byID := map[string]int{}
+	for i, r := range all {
+		if _, dup := byID[r.l.ID]; !dup {
+			byID[r.l.ID] = i
+		}
+	}
+	attached := make([]bool, len(all))
+	for i := len(all) - 1; i >= 0; i-- {
+		p, ok := byID[all[i].parent]
+		if all[i].parent == "" || !ok || p >= i {
+			continue
+		}
+		all[p].l.SubLines = append([]einvoice.Line{all[i].l}, all[p].l.SubLines...)
+		attached[i] = true
+	}
+	for i, r := range all {
+		if !attached[i] {
+			inv.Lines = append(inv.Lines, r.l)
+		}
+	}
+}
+
+func line(c *xmlc.Codec, l *einvoice.Line, parent *string) {
+	c.Elem("ram:AssociatedDocumentLineDocument", func() {
+		c.Text("ram:LineID", &l.ID)
+		c.Text("ram:ParentLineID", parent)
+		c.Text("ram:LineStatusReasonCode", &l.StatusReasonCode)
+		c.Elem("ram:IncludedNote", func() { c.Text("ram:Content", &l.Note) })
+	})
+	it := &l.Item
+	c.Elem("ram:SpecifiedTradeProduct", func() {
+		c.Elem("ram:GlobalID", func() {
+			c.Attr("schemeID", &it.StandardID.Scheme)
+			c.Value(&it.StandardID.ID)
+		})
+		c.Text("ram:SellerAssignedID", &it.SellerID)
+		c.Text("ram:BuyerAssignedID", &it.BuyerID)
+		c.Text("ram:Name", &it.Name)
+		c.Text("ram:Description", &it.Description)
+		xmlc.List(c, "ram:ApplicableProductCharacteristic", &it.Attributes, func(a *einvoice.ItemAttribute) {
+			c.Text("ram:Description", &a.Name)
+			c.Text("ram:Value", &a.Value)
+		})
+		xmlc.List(c, "ram:DesignatedProductClassification", &it.Classifications, func(k *einvoice.Classification) {
+			c.Elem("ram:ClassCode", func() {
+				c.Attr("listID", &k.Scheme)
+				c.Attr("listVersionID", &k.Version)
+				c.Value(&k.ID)
+			})
+		})
+		c.Elem("ram:OriginTradeCountry", func() { c.Text("ram:ID", &it.OriginCountry) })
+	})
+	p := &l.Price
+	c.Required("ram:SpecifiedLineTradeAgreement", func() {
+		c.Elem("ram:BuyerOrderReferencedDocument", func() { c.Text("ram:LineID", &l.OrderLineReference) })
+		c.Elem("ram:GrossPriceProductTradePrice", func() {
+			if c.Writing() && !p.Gross.Valid() {
+				return
+			}
+			c.Amount("ram:ChargeAmount", &p.Gross, "")
+			c.Elem("ram:BasisQuantity", func() {
+				c.Attr("unitCode", &p.GrossBaseQuantityUnit)
+				c.DecValue(&p.GrossBaseQuantity)
+			})
+			if c.Writing() && !p.Discount.Valid() {
+				return
+			}
+			c.Elem("ram:AppliedTradeAllowanceCharge", func() {
+				c.Elem("ram:ChargeIndicator", func() { c.Const("udt:Indicator", "false") })
+				c.Amount("ram:ActualAmount", &p.Discount, "")
+			})
+		})
+		c.Elem("ram:NetPriceProductTradePrice", func() {
+			c.Amount("ram:ChargeAmount", &p.Net, "")
+			basisQuantity(c, p)
+		})
+	})
+	c.Required("ram:SpecifiedLineTradeDelivery", func() {
+		c.Elem("ram:BilledQuantity", func() {
+			c.Attr("unitCode", &l.Unit)
+			c.DecValue(&l.Quantity)
+		})
+	})
+	c.Required("ram:SpecifiedLineTradeSettlement", func() {
+		c.Elem("ram:ApplicableTradeTax", func() {
+			if c.Writing() && l.VATCategory == "" && !l.VATRate.Valid() {
+				return
+			}
+			c.Const("ram:TypeCode", "VAT")
+			c.Text("ram:ExemptionReason", &l.VATExemptionReason)
+			c.Text("ram:CategoryCode", &l.VATCategory)
+			c.Dec("ram:RateApplicablePercent", &l.VATRate)
+		})
+		c.Elem("ram:BillingSpecifiedPeriod", func() { period(c, &l.Period) })
+		allowanceCharges(c, &l.Allowances, &l.Charges, false)
+		c.Elem("ram:SpecifiedTradeSettlementLineMonetarySummation", func() {
+			c.Amount("ram:LineTotalAmount", &l.NetAmount, "")
+		})
+		c.Elem("ram:AdditionalReferencedDocument", func() {
+			c.Text("ram:IssuerAssignedID", &l.ObjectIdentifier.ID)
+			if c.Writing() && l.ObjectIdentifier.ID != "" {
+				c.Const("ram:TypeCode", typeObject)
+			}
+			c.Text("ram:ReferenceTypeCode", &l.ObjectIdentifier.Scheme)
+		})
+		c.Elem("ram:ReceivableSpecifiedTradeAccountingAccount", func() { c.Text("ram:ID", &l.AccountingReference) })
+	})
+}
+
+func basisQuantity(c *xmlc.Codec, p *einvoice.Price) {
+	if c.Writing() && !p.BaseQuantity.Valid() {
+		return
+	}
+	c.Elem("ram:BasisQuantity", func() {
+		c.Attr("unitCode", &p.BaseQuantityUnit)
+		c.DecValue(&p.BaseQuantity)
+	})
+}

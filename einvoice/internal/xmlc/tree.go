@@ -1,0 +1,241 @@
+package xmlc
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Limits of Parse. An e-invoice of 10,000 lines with attachments stays far below them.
+const (
+	MaxSize     = 100 << 20 // bytes; embedded attachments make real invoices large
+	MaxDepth    = 64
+	MaxElements = 2_000_000
+)
+
+// Node is an element: its namespace URI and local name, attributes, text and children.
+type Node struct {
+	Space, Local string
+	Attrs        []Attr
+	Text         string
+	Kids         []*Node
+	Line         int
+	Keep         bool // written even when empty: the schema requires the element
+}
+
+// Attr is an attribute; Space is empty for unqualified attributes.
+type Attr struct{ Space, Local, Value string }
+
+// Attr returns the value of the unqualified attribute local, or "".
+func (n *Node) Attr(local string) string {
+	for _, a := range n.Attrs {
+		if a.Space == "" && a.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// Parse reads an XML document into a tree. Anything a well-formed invoice never has is
+// refused: a DOCTYPE (and with it every entity definition), more than one root, text outside
+// the root, and documents beyond the limits. Errors are fault.InvalidInput with the line.
+func Parse(data []byte) (*Node, error) {
+	if len(data) > MaxSize {
+		return nil, fault.New(fault.PayloadTooLarge, "the XML is %d bytes; at most %d are accepted", len(data), MaxSize)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
+		// UTF-8 is what both syntaxes prescribe; refusing other charsets avoids guessing.
+		return nil, fmt.Errorf("encoding %q is not supported, the XML must be UTF-8", label)
+	}
+	var (
+		root   *Node
+		stack  []*Node
+		text   []byte // character data of the open elements, each from its offset in starts
+		starts []int
+		count  int
+	)
+	for {
+		line, _ := d.InputPos()
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, syntaxError(err, line)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if root != nil && len(stack) == 0 {
+				return nil, errAt(line, "", "a second root element <%s>", t.Name.Local)
+			}
+			if count++; count > MaxElements {
+				return nil, errAt(line, "", "more than %d elements", MaxElements)
+			}
+			if len(stack) >= MaxDepth {
+				return nil, errAt(line, "", "elements nested deeper than %d levels", MaxDepth)
+			}
+			n := &Node{Space: t.Name.Space, Local: t.Name.Local, Line: line}
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+					continue
+				}
+				n.Attrs = append(n.Attrs, Attr{a.Name.Space, a.Name.Local, a.Value})
+			}
+			if len(stack) == 0 {
+				root = n
+			} else {
+				p := stack[len(stack)-1]
+				p.Kids = append(p.Kids, n)
+			}
+			stack = append(stack, n)
+			starts = append(starts, len(text))
+		case xml.EndElement:
+			n := stack[len(stack)-1]
+			start := starts[len(starts)-1]
+			n.Text = string(bytes.TrimSpace(text[start:]))
+			stack, starts, text = stack[:len(stack)-1], starts[:len(starts)-1], text[:start]
+		case xml.CharData:
+			if len(stack) == 0 {
+				if len(bytes.TrimSpace(t)) > 0 {
+					return nil, errAt(line, "", "text outside the root element")
+				}
+				continue
+			}
+			text = append(text, t...)
+		case xml.Directive:
+			return nil, errAt(line, "", "a DOCTYPE or other declaration is not allowed in an e-invoice (no DTDs, no entities)")
+		}
+	}
+	if root == nil {
+		return nil, fault.New(fault.InvalidInput, "the document is not XML: no root element")
+	}
+	return root, nil
+}
+
+func syntaxError(err error, line int) error {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return errAt(se.Line, "", "the XML is not well-formed: %s", se.Msg)
+	}
+	return errAt(line, "", "the XML cannot be read: %v", err)
+}
+
+// errAt is the one shape of input errors: a message with the line and the element path,
+// both also as problem extensions.
+func errAt(line int, path, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	where := fmt.Sprintf("line %d", line)
+	if path != "" {
+		where += ", " + path
+	}
+	e := fault.New(fault.InvalidInput, "%s: %s", where, msg).With("line", line)
+	if path != "" {
+		e = e.With("path", path)
+	}
+	return e
+}
+
+// Serialize writes n as a UTF-8 document with an XML declaration. prefixes maps namespace
+// URIs to the prefixes declared on the root; nodes in another namespace are an error of
+// the binding, not of the input.
+func Serialize(n *Node, ns []Namespace) []byte {
+	var b bytes.Buffer
+	b.Grow(16 << 10)
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	prefix := make(map[string]string, len(ns))
+	for _, x := range ns {
+		prefix[x.URI] = x.Prefix
+	}
+	write(&b, n, prefix, ns, 0)
+	return b.Bytes()
+}
+
+// Namespace is a prefix declared on the root element.
+type Namespace struct{ Prefix, URI string }
+
+func qname(space, local string, prefix map[string]string) string {
+	if p := prefix[space]; p != "" {
+		return p + ":" + local
+	}
+	return local
+}
+
+func write(b *bytes.Buffer, n *Node, prefix map[string]string, ns []Namespace, depth int) {
+	for range depth {
+		b.WriteString("  ")
+	}
+	name := qname(n.Space, n.Local, prefix)
+	b.WriteByte('<')
+	b.WriteString(name)
+	if depth == 0 {
+		for _, x := range ns {
+			b.WriteString(" xmlns")
+			if x.Prefix != "" {
+				b.WriteByte(':')
+				b.WriteString(x.Prefix)
+			}
+			b.WriteString(`="`)
+			escape(b, x.URI)
+			b.WriteByte('"')
+		}
+	}
+	for _, a := range n.Attrs {
+		b.WriteByte(' ')
+		b.WriteString(qname(a.Space, a.Local, prefix))
+		b.WriteString(`="`)
+		escape(b, a.Value)
+		b.WriteByte('"')
+	}
+	switch {
+	case len(n.Kids) > 0:
+		b.WriteString(">\n")
+		for _, k := range n.Kids {
+			write(b, k, prefix, ns, depth+1)
+		}
+		for range depth {
+			b.WriteString("  ")
+		}
+	case n.Text != "":
+		b.WriteByte('>')
+		escape(b, n.Text)
+	default:
+		b.WriteString("/>\n")
+		return
+	}
+	b.WriteString("</")
+	b.WriteString(name)
+	b.WriteString(">\n")
+}
+
+// escape writes s as XML character data usable in text and in double-quoted attributes.
+func escape(b *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '&':
+			esc = "&amp;"
+		case '"':
+			esc = "&quot;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(esc)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
