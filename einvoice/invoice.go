@@ -88,10 +88,12 @@ type Party struct {
 	LegalRegistration Identifier   `json:"legalRegistration,omitzero"` // BT-30 / BT-47 / BT-61 legal registration identifier, -1 scheme
 	VATID             string       `json:"vatId,omitempty"`            // BT-31 / BT-48 / BT-63 VAT identifier
 	TaxNumber         string       `json:"taxNumber,omitempty"`        // BT-32 Seller tax registration identifier (e.g. German Steuernummer)
-	LegalInfo         string       `json:"legalInfo,omitempty"`        // BT-33 Seller additional legal information
-	ElectronicAddress Identifier   `json:"electronicAddress,omitzero"` // BT-34 / BT-49 electronic address, -1 scheme (EAS)
-	Address           Address      `json:"address,omitzero"`           // BG-5 / BG-8 / BG-12 postal address
-	Contact           Contact      `json:"contact,omitzero"`           // BG-6 / BG-9 contact
+	// TaxNumberScheme is the UBL tax scheme of BT-32 (cac:TaxScheme/cbc:ID); "FC" when empty.
+	TaxNumberScheme   string     `json:"taxNumberScheme,omitempty"`
+	LegalInfo         string     `json:"legalInfo,omitempty"`        // BT-33 Seller additional legal information
+	ElectronicAddress Identifier `json:"electronicAddress,omitzero"` // BT-34 / BT-49 electronic address, -1 scheme (EAS)
+	Address           Address    `json:"address,omitzero"`           // BG-5 / BG-8 / BG-12 postal address
+	Contact           Contact    `json:"contact,omitzero"`           // BG-6 / BG-9 contact
 	// Description is the party's free-text description (CII ram:Description of a buyer;
 	// for the seller it is BT-33).
 	Description string `json:"description,omitempty"`
@@ -161,6 +163,8 @@ type CreditTransfer struct {
 type Card struct {
 	Number     string `json:"number"`               // BT-87 Payment card primary account number (at most the last 4-6 digits)
 	HolderName string `json:"holderName,omitempty"` // BT-88 Payment card holder name
+	// Network is the card network (UBL cbc:NetworkID, e.g. VISA), which UBL requires.
+	Network string `json:"network,omitempty"`
 }
 
 // DirectDebit is a SEPA direct debit (BG-19).

@@ -91,6 +91,9 @@ func Leaves(n *xmlc.Node) map[string]int {
 			if d, err := einvoice.ParseDecimal(v); err == nil {
 				v = d.Value().String() // "100." and "100" are one number
 			}
+			if strings.HasSuffix(p, "Indicator") { // xsd:boolean: 1 is true, 0 is false
+				v = map[string]string{"1": "true", "0": "false"}[v] + strings.TrimLeft(v, "01")
+			}
 			out[p+"="+v]++
 		}
 		for _, k := range n.Kids {
