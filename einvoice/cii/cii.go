@@ -63,6 +63,12 @@ func Write(inv *einvoice.Invoice, opt Options) ([]byte, error) {
 // ToTree builds the document tree of inv.
 func ToTree(inv *einvoice.Invoice, opt Options) (*xmlc.Node, error) {
 	in := *inv
+	if len(in.PrecedingInvoices) > 1 {
+		return nil, fault.New(fault.InvalidInput, "CII carries one preceding invoice reference (BG-3); this invoice has %d", len(in.PrecedingInvoices))
+	}
+	if len(in.PrepaidPayments) > 0 {
+		return nil, fault.New(fault.InvalidInput, "third-party payments (XRechnung BG-DEX-09) exist in UBL only; CII cannot carry them")
+	}
 	p := opt.Profile
 	own := einvoice.ProfileOf(in.Specification)
 	switch {

@@ -87,10 +87,18 @@ func line(c *xmlc.Codec, l *einvoice.Line, parent *string) {
 	c.Required("ram:SpecifiedLineTradeAgreement", func() {
 		c.Elem("ram:BuyerOrderReferencedDocument", func() { c.Text("ram:LineID", &l.OrderLineReference) })
 		c.Elem("ram:GrossPriceProductTradePrice", func() {
-			if c.Writing() && !p.Gross.Valid() {
-				return
+			gross := p.Gross
+			if c.Writing() && !gross.Valid() {
+				if !p.Discount.Valid() {
+					return
+				}
+				// CII holds BT-147 inside the gross price, which it requires: net + discount.
+				gross = einvoice.NewDecimal(p.Net.Value().Add(p.Discount.Value()))
 			}
-			c.Amount("ram:ChargeAmount", &p.Gross, "")
+			c.Amount("ram:ChargeAmount", &gross, "")
+			if !c.Writing() {
+				p.Gross = gross
+			}
 			c.Elem("ram:BasisQuantity", func() {
 				c.Attr("unitCode", &p.GrossBaseQuantityUnit)
 				c.DecValue(&p.GrossBaseQuantity)

@@ -70,7 +70,11 @@ func party(c *xmlc.Codec, p *einvoice.Party, r role, creditor *string) {
 		c.Text("cbc:CompanyLegalForm", &p.LegalInfo)
 	})
 	c.Elem("cac:Contact", func() {
-		c.Text("cbc:Name", &p.Contact.Name)
+		if c.Writing() && p.Contact.Name == "" {
+			c.Text("cbc:Name", &p.Contact.Department) // CII's department stands for BT-41 when no person is named
+		} else {
+			c.Text("cbc:Name", &p.Contact.Name)
+		}
 		c.Text("cbc:Telephone", &p.Contact.Phone)
 		c.Text("cbc:ElectronicMail", &p.Contact.Email)
 	})

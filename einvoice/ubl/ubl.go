@@ -3,6 +3,8 @@ package ubl
 import (
 	"regexp"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"github.com/papierkram/papierkram/fault"
@@ -66,6 +68,9 @@ func Write(inv *einvoice.Invoice) ([]byte, error) {
 // ToTree builds the document tree of inv and the namespaces to declare.
 func ToTree(inv *einvoice.Invoice) (*xmlc.Node, []xmlc.Namespace, error) {
 	in := *inv
+	if len(in.Lines) == 0 {
+		return nil, nil, fault.New(fault.InvalidInput, "UBL requires at least one invoice line (BG-25); this invoice has none (a ZUGFeRD MINIMUM or BASIC WL invoice cannot become UBL)")
+	}
 	if in.Specification == "" {
 		in.Specification = einvoice.GuidelineXRechnung30
 	}
@@ -431,8 +436,13 @@ func taxTotals(c *xmlc.Codec, inv *einvoice.Invoice) {
 		return
 	}
 	if t.VATTotal.Valid() || len(inv.VATBreakdown) > 0 {
+		total := t.VATTotal
+		if !total.Valid() {
+			// UBL requires BT-110 beside a breakdown; it is the sum of BT-117 (BR-CO-14).
+			total = sumTax(inv.VATBreakdown)
+		}
 		c.Elem("cac:TaxTotal", func() {
-			c.Amount("cbc:TaxAmount", &t.VATTotal, inv.Currency)
+			c.Amount("cbc:TaxAmount", &total, inv.Currency)
 			xmlc.List(c, "cac:TaxSubtotal", &inv.VATBreakdown, func(v *einvoice.VATBreakdown) { subtotal(c, v, inv.Currency) })
 		})
 	}
@@ -463,4 +473,17 @@ func totals(c *xmlc.Codec, inv *einvoice.Invoice) {
 	c.Amount("cbc:PrepaidAmount", &t.PaidAmount, cur)
 	c.Amount("cbc:PayableRoundingAmount", &t.RoundingAmount, cur)
 	c.Amount("cbc:PayableAmount", &t.AmountDue, cur)
+}
+
+func sumTax(vs []einvoice.VATBreakdown) einvoice.Decimal {
+	var sum decimal.Decimal
+	scale := int32(2)
+	for _, v := range vs {
+		sum = sum.Add(v.TaxAmount.Value())
+		if s := int32(v.TaxAmount.Scale()); s > scale {
+			scale = s
+		}
+	}
+	d, _ := einvoice.ParseDecimal(sum.StringFixed(scale))
+	return d
 }

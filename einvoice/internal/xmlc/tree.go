@@ -48,6 +48,10 @@ func Parse(data []byte) (*Node, error) {
 		return nil, fault.New(fault.PayloadTooLarge, "the XML is %d bytes; at most %d are accepted", len(data), MaxSize)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] != '<' {
+		head := t[:min(len(t), 8)]
+		return nil, fault.New(fault.InvalidInput, "the document is not XML (it starts with %q)", head)
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
