@@ -1,6 +1,7 @@
 package einvoice
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -21,4 +22,22 @@ func ParseDate(s string) (Date, error) {
 func (d Date) Time() time.Time {
 	t, _ := time.Parse(time.DateOnly, string(d))
 	return t
+}
+
+// UnmarshalJSON accepts only "YYYY-MM-DD" (or "").
+func (d *Date) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a date must be a string YYYY-MM-DD")
+	}
+	if s == "" {
+		*d = ""
+		return nil
+	}
+	v, err := ParseDate(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
 }

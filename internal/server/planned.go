@@ -169,13 +169,8 @@ func (s *Server) registerPlanned() {
 	// XRechnung.
 	xml := file("The invoice XML.", "application/xml").body()
 	planned[struct{}](s, post, "/api/xrechnung/validate", "XRechnung", "Validate an e-invoice XML", "the validation issue", xml, jsonResponse, up)
-	planned[transformQuery](s, post, "/api/xrechnung/transform", "XRechnung", "Transform CII to UBL", "the e-invoice core issue", xml, xmlResponse, up)
-	planned[struct{}](s, post, "/api/xrechnung/parse", "XRechnung", "Parse an e-invoice XML", "the e-invoice core issue", xml, jsonResponse, up)
-	planned[struct{}](s, post, "/api/xrechnung/generate", "XRechnung", "Generate XRechnung XML", "the e-invoice core issue",
-		jsonBody("InvoiceData, plus xrechnungFormat CII (default) or UBL.", map[string]string{"xrechnungFormat": "CII or UBL."}), xmlResponse, up)
 	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
 		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
-	planned[struct{}](s, post, "/api/xrechnung/detect", "XRechnung", "Detect CII or UBL", "the e-invoice core issue", xml, jsonResponse, up)
 
 	// Templates.
 	planned[struct{}](s, http.MethodGet, "/api/templates", "Templates", "List templates", "the document generation issue", nil, jsonList)

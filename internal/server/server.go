@@ -135,6 +135,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerPDFTools()
 	s.registerPreview()
 	s.registerSignatures()
+	s.registerXRechnung()
 	s.registerConvert()
 	s.registerAccount()
 	s.registerPlanned()

@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// InvoiceData is the API's name of the e-invoice model (einvoice.Invoice).
+type InvoiceData einvoice.Invoice
+
+// DetectResult is the detect response.
+type DetectResult syntax.Info
+
+// GenerateRequest is the body of /api/xrechnung/generate: InvoiceData plus the output choice.
+type GenerateRequest struct {
+	einvoice.Invoice
+	XRechnungFormat  string `json:"xrechnungFormat,omitempty"`
+	XRechnungVersion string `json:"xrechnungVersion,omitempty"`
+}
+
+var xmlUpload = form{{Name: "file", Doc: "The invoice XML (CII or UBL).", File: true, Required: true, Types: []string{"application/xml", "text/xml"}}}
+
+func xmlOutput(name string, b []byte) *fileOutput {
+	return &fileOutput{ContentType: "application/xml", ContentDisposition: fmt.Sprintf("attachment; filename=%q", name), Body: b}
+}
+
+// uploadedXML reads the "file" part of an e-invoice upload.
+func uploadedXML(ctx context.Context) (*File, error) {
+	u, err := xmlUpload.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return u.File("file"), nil
+}
+
+// generate fills the defaults of an XRechnung and renders it.
+func generate(req *GenerateRequest) ([]byte, string, error) {
+	format, err := syntax.Parse(req.XRechnungFormat, syntax.CII)
+	if err != nil {
+		return nil, "", err
+	}
+	inv := req.Invoice
+	var missing []string
+	for _, f := range []struct{ v, name string }{
+		{inv.Number, "number (BT-1)"}, {string(inv.IssueDate), "issueDate (BT-2)"}, {inv.Currency, "currency (BT-5)"},
+		{inv.Seller.Name, "seller.name (BT-27)"}, {inv.Buyer.Name, "buyer.name (BT-44)"},
+	} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, "", fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(missing, ", ")).With("missingFields", missing)
+	}
+	if v := einvoice.XRechnungVersion(inv.Specification); inv.Specification == "" || req.XRechnungVersion != "" && v != req.XRechnungVersion {
+		if inv.Specification, err = einvoice.XRechnungGuideline(req.XRechnungVersion); err != nil {
+			return nil, "", fault.New(fault.InvalidInput, "%v", err)
+		}
+	}
+	if inv.TypeCode == "" {
+		inv.TypeCode = "380"
+	}
+	if inv.BusinessProcess == "" {
+		inv.BusinessProcess = einvoice.ProcessPeppol
+	}
+	out, err := syntax.Write(&inv, format, einvoice.XRechnung)
+	return out, strings.ToLower(string(format)), err
+}
+
+func (s *Server) registerXRechnung() {
+	up := s.uploads()
+	tag := []string{"XRechnung"}
+	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[einvoice.Decimal](), reflect.TypeFor[string]())
+	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[einvoice.Date](), reflect.TypeFor[string]())
+	invoiceSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[InvoiceData](), true, "")
+	documentInvoice(s.api.OpenAPI().Components.Schemas)
+	example := GenerateRequest{Invoice: *einvoice.Example(), XRechnungFormat: "CII"}
+
+	register(s, huma.Operation{
+		OperationID: "postXrechnungGenerate", Method: http.MethodPost, Path: "/api/xrechnung/generate", Tags: tag, Summary: "Generate XRechnung XML",
+		Description: "Renders InvoiceData as XRechnung 3.0 (or 2.3 with xrechnungVersion) in CII (default) or UBL (xrechnungFormat). Amounts are decimal strings or numbers with a '.' separator; dates YYYY-MM-DD. Missing BT-24, BT-3 and BT-23 default to the XRechnung guideline, 380 and the PEPPOL process. The output is schema-valid; business rules are checked by /api/xrechnung/validate.",
+		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
+			Schema: &huma.Schema{AllOf: []*huma.Schema{invoiceSchema, {Type: "object", Properties: map[string]*huma.Schema{
+				"xrechnungFormat":  {Type: "string", Enum: []any{"CII", "UBL"}, Default: "CII", Description: "Output syntax."},
+				"xrechnungVersion": {Type: "string", Enum: []any{"3.0", "2.3"}, Default: "3.0", Description: "XRechnung version (BT-24) when the invoice names none."},
+			}}}},
+			Example: example,
+		}}},
+		Responses: binaryResponse(xmlResponse),
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		var req GenerateRequest
+		if err := readJSON(ctx, &req); err != nil {
+			return nil, err
+		}
+		out, ext, err := generate(&req)
+		if err != nil {
+			return nil, err
+		}
+		return xmlOutput("xrechnung-"+ext+".xml", out), nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postXrechnungParse", Method: http.MethodPost, Path: "/api/xrechnung/parse", Tags: tag, Summary: "Parse an e-invoice XML",
+		Description: "Reads a CII (ZUGFeRD, Factur-X, XRechnung) or UBL (Invoice, CreditNote) document, syntax detected, into InvoiceData. Documents with a DOCTYPE are refused (no entities, no XXE); errors name the line and the element path.",
+		RequestBody: xmlUpload.body(),
+		Responses: map[string]*huma.Response{"200": {Description: "InvoiceData.", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: invoiceSchema}}}},
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *InvoiceData }, error) {
+		f, err := uploadedXML(ctx)
+		if err != nil {
+			return nil, err
+		}
+		inv, _, err := syntax.Read(f.Data)
+		return &struct{ Body *InvoiceData }{(*InvoiceData)(inv)}, err
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postXrechnungDetect", Method: http.MethodPost, Path: "/api/xrechnung/detect", Tags: tag, Summary: "Detect CII or UBL",
+		Description: "Names the syntax (CII or UBL), the document type (Invoice or CreditNote), the type code, the guideline id (BT-24) and the profile it names (ZUGFeRD MINIMUM to EXTENDED, or XRECHNUNG with its version).",
+		RequestBody: xmlUpload.body(),
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body DetectResult }, error) {
+		f, err := uploadedXML(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in, err := syntax.Detect(f.Data)
+		return &struct{ Body DetectResult }{DetectResult(in)}, err
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postXrechnungTransform", Method: http.MethodPost, Path: "/api/xrechnung/transform", Tags: tag, Summary: "Transform CII to UBL (or UBL to CII)",
+		Description: "Converts between the syntaxes through the EN 16931 model (CEN/TS 16931-3 bindings); the source syntax is detected. CII to UBL is the spec's direction; UBL to CII works as well. Content one syntax cannot carry is refused with 400 naming the term (e.g. UBL needs at least one line, CII carries one preceding invoice).",
+		RequestBody: xmlUpload.body(), Responses: binaryResponse(xmlResponse),
+	}, func(ctx context.Context, in *transformQuery) (*fileOutput, error) {
+		target, err := syntax.Parse(in.TargetFormat, syntax.UBL)
+		if err != nil {
+			return nil, err
+		}
+		f, err := uploadedXML(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, _, err := syntax.Transform(f.Data, target)
+		if err != nil {
+			return nil, err
+		}
+		return xmlOutput(strings.TrimSuffix(f.Filename, ".xml")+"-"+strings.ToLower(string(target))+".xml", out), nil
+	}, up)
+}
+
+// documentInvoice copies each model field's business-term comment into the OpenAPI schemas.
+func documentInvoice(r huma.Registry) {
+	for _, t := range einvoice.DocumentedTypes() {
+		typeName := t.Name()
+		if t == reflect.TypeFor[einvoice.Invoice]() {
+			t = reflect.TypeFor[InvoiceData]() // documented under the API's name
+		}
+		sch := r.Schema(t, false, "")
+		if sch == nil {
+			continue
+		}
+		if ref := sch.Ref; ref != "" {
+			sch = r.SchemaFromRef(ref)
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if p := sch.Properties[key]; p != nil && p.Description == "" {
+				p.Description = einvoice.FieldDoc(typeName + "." + f.Name)
+			}
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+func corpusFile(t *testing.T, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// xmllintSchema validates with the corpus schemas, an external checker.
+func xmllintSchema(t *testing.T, data []byte, schema string) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "x.xml")
+	os.WriteFile(f, data, 0o600)
+	out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("..", "..", "..", "shared", "corpus", "schemas", schema), f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("xmllint: %v\n%s", err, out)
+	}
+}
+
+func readAll(t *testing.T, res *http.Response) []byte {
+	t.Helper()
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return b
+}
+
+func TestGenerateEveryFormat(t *testing.T) {
+	e := newTestEnv(t)
+	for _, c := range []struct{ format, version, schema, guideline string }{
+		{"", "", "cii-d16b/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd", einvoice.GuidelineXRechnung30},
+		{"UBL", "", "ubl-2.1/maindoc/UBL-Invoice-2.1.xsd", einvoice.GuidelineXRechnung30},
+		{"CII", "2.3", "cii-d16b/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd", einvoice.GuidelineXRechnung23},
+	} {
+		inv := einvoice.Example()
+		inv.Specification = ""
+		body, _ := json.Marshal(GenerateRequest{Invoice: *inv, XRechnungFormat: c.format, XRechnungVersion: c.version})
+		res := e.do("POST", "/api/xrechnung/generate", testKey, body)
+		out := readAll(t, res)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/xml" {
+			t.Fatalf("%s: %d %s", c.format, res.StatusCode, out)
+		}
+		xmllintSchema(t, out, c.schema)
+		s := string(out)
+		for _, want := range []string{c.guideline, "RE-2026-0042", "264.15", "DE02120300000000202051", "Beratung", "04011000-12345-34"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s %s: output lacks %q", c.format, c.version, want)
+			}
+		}
+		// Parse it back through the API: the same invoice.
+		r2 := e.upload("/api/xrechnung/parse", [2]any{"file", out})
+		var back einvoice.Invoice
+		if err := json.Unmarshal(readAll(t, r2), &back); err != nil || r2.StatusCode != 200 {
+			t.Fatalf("parse: %d %v", r2.StatusCode, err)
+		}
+		if back.Totals.GrossTotal.String() != "264.15" || len(back.Lines) != 2 || back.Lines[0].Item.Attributes[0].Value != "E. Mustermann" {
+			t.Errorf("%s: parsed back %+v", c.format, back.Totals)
+		}
+	}
+}
+
+func TestGenerateRefusesBadInvoiceData(t *testing.T) {
+	e := newTestEnv(t)
+	for _, c := range []struct{ body, want string }{
+		{`{"number":"1"}`, "issueDate (BT-2)"},
+		{`{"number":"1","issueDate":"02.11.2026"}`, "YYYY-MM-DD"},
+		{`{"number":"1","totals":{"grossTotal":"1,50"}}`, "not a decimal"},
+		{`{"number":"1","totals":{"grossTotal":1e400}}`, "not a decimal"},
+		{`{"number":"1","sellr":{}}`, "unknown field"},
+		{`{"number":`, "not valid JSON"},
+		{`{"number":"1","issueDate":"2026-01-01","currency":"EUR","seller":{"name":"a\u0001"},"buyer":{"name":"b"}}`, "control character"},
+		{`{"number":"1","issueDate":"2026-01-01","currency":"EUR","seller":{"name":"a"},"buyer":{"name":"b"},"xrechnungFormat":"PDF"}`, "CII or UBL"},
+	} {
+		p := wantProblem(t, e.do("POST", "/api/xrechnung/generate", testKey, c.body), 400, "invalid_input")
+		if !strings.Contains(p["detail"].(string), c.want) {
+			t.Errorf("%s: detail %q lacks %q", c.body, p["detail"], c.want)
+		}
+	}
+	wantProblem(t, e.do("POST", "/api/xrechnung/generate", testKey, nil, "Content-Type", "text/plain"), 415, "unsupported_media_type")
+}
+
+func TestParseDetectTransformCorpus(t *testing.T) {
+	e := newTestEnv(t)
+	ciiDoc := corpusFile(t, "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml")
+	ublDoc := corpusFile(t, "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml")
+
+	det := decode(t, e.upload("/api/xrechnung/detect", [2]any{"file", ciiDoc}))
+	if det["syntax"] != "CII" || det["documentType"] != "Invoice" || det["profile"] != "XRECHNUNG" || det["xrechnungVersion"] != "3.0" {
+		t.Errorf("detect CII: %v", det)
+	}
+	det = decode(t, e.upload("/api/xrechnung/detect", [2]any{"file", ublDoc}))
+	if det["syntax"] != "UBL" {
+		t.Errorf("detect UBL: %v", det)
+	}
+
+	inv := decode(t, e.upload("/api/xrechnung/parse", [2]any{"file", ciiDoc}))
+	if inv["number"] == "" || inv["seller"] == nil || len(inv["lines"].([]any)) == 0 {
+		t.Errorf("parse: %v", inv)
+	}
+
+	res := e.upload("/api/xrechnung/transform", [2]any{"file", ciiDoc})
+	out := readAll(t, res)
+	if res.StatusCode != 200 || !strings.Contains(string(out), "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2") {
+		t.Fatalf("transform: %d %.300s", res.StatusCode, out)
+	}
+	xmllintSchema(t, out, "ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")
+	res = e.upload("/api/xrechnung/transform?targetFormat=CII", [2]any{"file", ublDoc})
+	out = readAll(t, res)
+	if res.StatusCode != 200 {
+		t.Fatalf("transform to CII: %d %s", res.StatusCode, out)
+	}
+	xmllintSchema(t, out, "cii-d16b/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd")
+
+	// Already UBL, hostile, not XML: 400 problems naming the cause.
+	p := wantProblem(t, e.upload("/api/xrechnung/transform", [2]any{"file", ublDoc}), 400, "invalid_input")
+	if !strings.Contains(p["detail"].(string), "already UBL") {
+		t.Errorf("detail %v", p["detail"])
+	}
+	p = wantProblem(t, e.upload("/api/xrechnung/parse", [2]any{"file", []byte(`<!DOCTYPE x [<!ENTITY a SYSTEM "file:///etc/passwd">]><x>&a;</x>`)}), 400, "invalid_input")
+	if !strings.Contains(p["detail"].(string), "DOCTYPE") || strings.Contains(p["detail"].(string), "root:") {
+		t.Errorf("detail %v", p["detail"])
+	}
+	p = wantProblem(t, e.upload("/api/xrechnung/parse", [2]any{"file", []byte(strings.Replace(string(ciiDoc), "<ram:DuePayableAmount>", "<ram:DuePayableAmount>1,5", 1))}), 400, "invalid_input")
+	if p["path"] == nil || !strings.Contains(p["path"].(string), "DuePayableAmount") || p["line"] == nil {
+		t.Errorf("problem lacks line and path: %v", p)
+	}
+	wantProblem(t, e.upload("/api/xrechnung/detect", [2]any{"file", corpusFile(t, "pdf/invoice-blanks/"+firstBlank(t))}), 400, "invalid_input")
+}
+
+func firstBlank(t *testing.T) string {
+	es, err := os.ReadDir(filepath.Join("..", "..", "..", "shared", "corpus", "pdf", "invoice-blanks"))
+	if err != nil || len(es) == 0 {
+		t.Fatal("no invoice blanks", err)
+	}
+	return es[0].Name()
+}
+
+func TestOpenAPIDocumentsInvoiceData(t *testing.T) {
+	e := newTestEnv(t)
+	doc := decode(t, e.do("GET", "/openapi.json", testKey, nil))
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	inv, ok := schemas["InvoiceData"].(map[string]any)
+	if !ok {
+		t.Fatalf("no InvoiceData schema among %d", len(schemas))
+	}
+	num := inv["properties"].(map[string]any)["number"].(map[string]any)
+	if !strings.Contains(num["description"].(string), "BT-1") {
+		t.Errorf("number: %v", num)
+	}
+	if gt := schemas["Totals"].(map[string]any)["properties"].(map[string]any)["grossTotal"].(map[string]any); gt["type"] != "string" || !strings.Contains(gt["description"].(string), "BT-112") {
+		t.Errorf("grossTotal: %v", gt)
+	}
+}
