@@ -223,3 +223,46 @@ func TestSignAndVerifyCommands(t *testing.T) {
 		t.Fatalf("wrong password: exit %d", cmd.ProcessState.ExitCode())
 	}
 }
+
+func TestXRechnungCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	ciiFile := filepath.Join("..", "..", "..", "shared", "corpus", "xrechnung-testsuite", "business-cases", "standard", "01.01a-INVOICE_uncefact.xml")
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(bin, args...)
+		out, err := cmd.Output()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	out, code := run("xrechnung", "detect", ciiFile)
+	if code != 0 || !strings.Contains(out, `"syntax": "CII"`) || !strings.Contains(out, `"profile": "XRECHNUNG"`) {
+		t.Fatalf("detect: %d %s", code, out)
+	}
+	js, code := run("xrechnung", "parse", ciiFile)
+	if code != 0 || !strings.Contains(js, `"number"`) {
+		t.Fatalf("parse: %d %s", code, js)
+	}
+	jsonFile := filepath.Join(dir, "inv.json")
+	os.WriteFile(jsonFile, []byte(js), 0o600)
+	ublFile := filepath.Join(dir, "inv-ubl.xml")
+	if _, code := run("xrechnung", "generate", "--format", "UBL", "-o", ublFile, jsonFile); code != 0 {
+		t.Fatalf("generate: %d", code)
+	}
+	if out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("..", "..", "..", "shared", "corpus", "schemas", "ubl-2.1", "maindoc", "UBL-Invoice-2.1.xsd"), ublFile).CombinedOutput(); err != nil {
+		t.Fatalf("generated UBL invalid: %s", out)
+	}
+	back, code := run("xrechnung", "transform", "--to", "CII", ublFile)
+	if code != 0 || !strings.Contains(back, "rsm:CrossIndustryInvoice") {
+		t.Fatalf("transform: %d %.200s", code, back)
+	}
+	bad := filepath.Join(dir, "bad.xml")
+	os.WriteFile(bad, []byte("<!DOCTYPE x><x/>"), 0o600)
+	if _, code := run("xrechnung", "parse", bad); code != 2 {
+		t.Errorf("hostile XML: exit %d, want 2", code)
+	}
+}

@@ -151,3 +151,37 @@ func Transform(data []byte, target Syntax) ([]byte, Info, error) {
 	}
 	return out, in, nil
 }
+
+// XRechnung renders inv as an XRechnung of the given version ("3.0" default, or "2.3") in
+// syntax s. The least an invoice must name is checked (BT-1, BT-2, BT-5, BT-27, BT-44; the
+// business rules are validation's); BT-24, BT-3 and BT-23 default to the XRechnung
+// guideline, 380 and the PEPPOL billing process.
+func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) {
+	in := *inv
+	var missing []string
+	for _, f := range []struct{ v, name string }{
+		{in.Number, "number (BT-1)"}, {string(in.IssueDate), "issueDate (BT-2)"}, {in.Currency, "currency (BT-5)"},
+		{in.Seller.Name, "seller.name (BT-27)"}, {in.Buyer.Name, "buyer.name (BT-44)"},
+	} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(missing, ", ")).With("missingFields", missing)
+	}
+	if in.Specification == "" || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
+		g, err := einvoice.XRechnungGuideline(version)
+		if err != nil {
+			return nil, fault.New(fault.InvalidInput, "%v", err)
+		}
+		in.Specification = g
+	}
+	if in.TypeCode == "" {
+		in.TypeCode = "380"
+	}
+	if in.BusinessProcess == "" {
+		in.BusinessProcess = einvoice.ProcessPeppol
+	}
+	return Write(&in, s, einvoice.XRechnung)
+}

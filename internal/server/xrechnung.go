@@ -11,7 +11,6 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
-	"github.com/papierkram/papierkram/fault"
 )
 
 // InvoiceData is the API's name of the e-invoice model (einvoice.Invoice).
@@ -42,37 +41,14 @@ func uploadedXML(ctx context.Context) (*File, error) {
 	return u.File("file"), nil
 }
 
-// generate fills the defaults of an XRechnung and renders it.
+// generate renders the request's invoice as XRechnung.
 func generate(req *GenerateRequest) ([]byte, string, error) {
 	format, err := syntax.Parse(req.XRechnungFormat, syntax.CII)
 	if err != nil {
 		return nil, "", err
 	}
-	inv := req.Invoice
-	var missing []string
-	for _, f := range []struct{ v, name string }{
-		{inv.Number, "number (BT-1)"}, {string(inv.IssueDate), "issueDate (BT-2)"}, {inv.Currency, "currency (BT-5)"},
-		{inv.Seller.Name, "seller.name (BT-27)"}, {inv.Buyer.Name, "buyer.name (BT-44)"},
-	} {
-		if f.v == "" {
-			missing = append(missing, f.name)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, "", fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(missing, ", ")).With("missingFields", missing)
-	}
-	if v := einvoice.XRechnungVersion(inv.Specification); inv.Specification == "" || req.XRechnungVersion != "" && v != req.XRechnungVersion {
-		if inv.Specification, err = einvoice.XRechnungGuideline(req.XRechnungVersion); err != nil {
-			return nil, "", fault.New(fault.InvalidInput, "%v", err)
-		}
-	}
-	if inv.TypeCode == "" {
-		inv.TypeCode = "380"
-	}
-	if inv.BusinessProcess == "" {
-		inv.BusinessProcess = einvoice.ProcessPeppol
-	}
-	out, err := syntax.Write(&inv, format, einvoice.XRechnung)
+	inv := einvoice.Invoice(req.Invoice)
+	out, err := syntax.XRechnung(&inv, format, req.XRechnungVersion)
 	return out, strings.ToLower(string(format)), err
 }
 

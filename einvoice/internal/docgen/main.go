@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"log"
@@ -57,7 +58,11 @@ func main() {
 		fmt.Fprintf(&b, "\t%q: %q,\n", k, docs[k])
 	}
 	b.WriteString("}\n")
-	if err := os.WriteFile("fielddocs_gen.go", []byte(b.String()), 0o644); err != nil {
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("fielddocs_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

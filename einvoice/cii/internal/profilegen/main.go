@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"go/format"
 	"log"
 	"os"
 	"path/filepath"
@@ -89,7 +90,11 @@ func main() {
 		fmt.Fprintf(&b, "\teinvoice.%s: `%s`,\n", p.name, strings.Join(paths, "\n"))
 	}
 	b.WriteString("}\n")
-	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

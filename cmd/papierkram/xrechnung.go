@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
+)
+
+func readInput(path string) ([]byte, error) {
+	if path == "-" {
+		b, err := os.ReadFile("/dev/stdin")
+		return b, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "%v", err)
+	}
+	return b, nil
+}
+
+func printJSON(cmd *cobra.Command, v any) error {
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func xrechnungCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "xrechnung", Short: "E-invoices (CII, UBL) on local files: generate, parse, detect, transform"}
+
+	var format, version, out string
+	generate := &cobra.Command{
+		Use: "generate INVOICE.json", Short: "Render InvoiceData JSON as XRechnung XML", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			var inv einvoice.Invoice
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.DisallowUnknownFields()
+			if err := d.Decode(&inv); err != nil {
+				return fault.Wrap(fault.InvalidInput, err, "%s: %v", args[0], err)
+			}
+			s, err := syntax.Parse(format, syntax.CII)
+			if err != nil {
+				return err
+			}
+			x, err := syntax.XRechnung(&inv, s, version)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, x)
+		},
+	}
+	generate.Flags().StringVar(&format, "format", "CII", "CII or UBL")
+	generate.Flags().StringVar(&version, "version", "", "XRechnung version when the invoice names none: 3.0 (default) or 2.3")
+	outFlag(generate, &out)
+
+	parse := &cobra.Command{
+		Use: "parse FILE.xml", Short: "Read a CII or UBL invoice into InvoiceData JSON", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			inv, _, err := syntax.Read(b)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, inv)
+		},
+	}
+
+	detect := &cobra.Command{
+		Use: "detect FILE.xml", Short: "Name the syntax, document type, guideline and profile", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			in, err := syntax.Detect(b)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, in)
+		},
+	}
+
+	var target, tout string
+	transform := &cobra.Command{
+		Use: "transform FILE.xml", Short: "Convert CII to UBL (default) or UBL to CII", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			t, err := syntax.Parse(target, syntax.UBL)
+			if err != nil {
+				return err
+			}
+			x, _, err := syntax.Transform(b, t)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, tout, x)
+		},
+	}
+	transform.Flags().StringVar(&target, "to", "UBL", "target syntax: UBL or CII")
+	outFlag(transform, &tout)
+
+	cmd.AddCommand(generate, parse, detect, transform)
+	return cmd
+}
