@@ -40,6 +40,7 @@ func FromTree(root *xmlc.Node) (*einvoice.Invoice, error) {
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
+	einvoice.Tidy(inv)
 	return inv, nil
 }
 
@@ -219,7 +220,8 @@ func attachment(c *xmlc.Codec, name string, a *einvoice.Attachment) {
 	if c.Writing() && a.IsZero() {
 		return
 	}
-	c.Elem(name, func() {
+	// Required: an attachment named but empty keeps its name and type.
+	c.Required(name, func() {
 		c.Attr("mimeCode", &a.ContentType)
 		c.Attr("filename", &a.Filename)
 		xmlc.Binary(c, &a.File)

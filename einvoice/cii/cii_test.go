@@ -2,6 +2,7 @@ package cii_test
 
 import (
 	"encoding/json"
+	"github.com/papierkram/papierkram/fault"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,4 +101,63 @@ func extendedOnly(path string) bool {
 		}
 	}
 	return false
+}
+
+// TestExampleInEveryProfile: the full example, written in each profile, is valid against
+// that profile's schema and keeps what the profile carries.
+func TestExampleInEveryProfile(t *testing.T) {
+	for _, p := range einvoice.Profiles {
+		t.Run(string(p), func(t *testing.T) {
+			out, err := cii.Write(einvoice.Example(), cii.Options{Profile: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			xsdValid(t, out, schemaFor(p))
+			back, err := cii.Read(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Specification != p.Guideline() {
+				t.Errorf("BT-24 %q, want %q", back.Specification, p.Guideline())
+			}
+			if back.Totals.AmountDue.String() != "264.15" || back.Seller.Name == "" {
+				t.Errorf("lost the totals or the seller: %+v", back.Totals)
+			}
+			lines := len(back.Lines)
+			switch p {
+			case einvoice.Minimum, einvoice.BasicWL:
+				if lines != 0 {
+					t.Errorf("%d lines in a profile without lines", lines)
+				}
+			default:
+				if lines != 2 {
+					t.Errorf("%d lines, want 2", lines)
+				}
+			}
+			if p == einvoice.Minimum && back.Payment.CreditTransfers != nil {
+				t.Errorf("MINIMUM carries no payment instructions")
+			}
+		})
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, file := range corpus.CII(f)[:8] {
+		b, _ := os.ReadFile(file)
+		f.Add(b)
+	}
+	f.Add([]byte(`<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inv, err := cii.Read(data)
+		if err != nil {
+			if fault.CodeOf(err) != fault.InvalidInput && fault.CodeOf(err) != fault.PayloadTooLarge {
+				t.Fatalf("error of code %s: %v", fault.CodeOf(err), err)
+			}
+			return
+		}
+		// What was read can be written, unless a syntax limit refuses it as input.
+		if _, err := cii.Write(inv, cii.Options{Profile: einvoice.XRechnung}); err != nil && fault.CodeOf(err) != fault.InvalidInput {
+			t.Fatalf("write: %v", err)
+		}
+	})
 }

@@ -50,7 +50,7 @@ func pruneNode(n *xmlc.Node, prefix string, set map[string]bool) {
 		}
 		k.Attrs = attrs
 		pruneNode(k, path+"/", set)
-		if k.Text != "" || len(k.Kids) > 0 || len(k.Attrs) > 0 || k.Keep {
+		if k.Text != "" || len(k.Kids) > 0 || k.Keep {
 			kids = append(kids, k)
 		}
 	}

@@ -352,3 +352,30 @@ func cannot(inv *einvoice.Invoice, target syntax.Syntax) string {
 	}
 	return ""
 }
+
+// FuzzInvoiceJSON: any InvoiceData JSON either fails to decode or renders in both syntaxes
+// or is refused as input; never a panic or another kind of error.
+func FuzzInvoiceJSON(f *testing.F) {
+	b, _ := json.Marshal(einvoice.Example())
+	f.Add(b)
+	f.Add([]byte(`{"number":"1","issueDate":"2026-01-01","currency":"EUR","seller":{"name":"a"},"buyer":{"name":"b"},"lines":[{"id":"1","quantity":"1e3"}]}`))
+	f.Add([]byte(`{"totals":{"grossTotal":-0.000000000000000000001}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var inv einvoice.Invoice
+		if json.Unmarshal(data, &inv) != nil {
+			return
+		}
+		for _, s := range []syntax.Syntax{syntax.CII, syntax.UBL} {
+			out, err := syntax.XRechnung(&inv, s, "")
+			if err != nil {
+				if fault.CodeOf(err) != fault.InvalidInput {
+					t.Fatalf("%s: %v", s, err)
+				}
+				continue
+			}
+			if _, _, err := syntax.Read(out); err != nil {
+				t.Fatalf("%s: own output unreadable: %v\n%s", s, err, out)
+			}
+		}
+	})
+}

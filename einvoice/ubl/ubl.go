@@ -51,6 +51,7 @@ func FromTree(root *xmlc.Node) (*einvoice.Invoice, error) {
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
+	einvoice.Tidy(inv)
 	return inv, nil
 }
 
@@ -239,7 +240,7 @@ func supportingDocument(c *xmlc.Codec, d *einvoice.SupportingDocument) {
 	c.Text("cbc:DocumentDescription", &d.Description)
 	c.Elem("cac:Attachment", func() {
 		if !c.Writing() || !d.Attachment.IsZero() {
-			c.Elem("cbc:EmbeddedDocumentBinaryObject", func() {
+			c.Required("cbc:EmbeddedDocumentBinaryObject", func() {
 				c.Attr("mimeCode", &d.Attachment.ContentType)
 				c.Attr("filename", &d.Attachment.Filename)
 				xmlc.Binary(c, &d.Attachment.File)

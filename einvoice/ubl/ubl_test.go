@@ -2,6 +2,7 @@ package ubl_test
 
 import (
 	"encoding/json"
+	"github.com/papierkram/papierkram/fault"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,4 +64,24 @@ func TestCorpusRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, file := range corpus.UBL(f)[:8] {
+		b, _ := os.ReadFile(file)
+		f.Add(b)
+	}
+	f.Add([]byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inv, err := ubl.Read(data)
+		if err != nil {
+			if c := fault.CodeOf(err); c != fault.InvalidInput && c != fault.PayloadTooLarge {
+				t.Fatalf("error of code %s: %v", c, err)
+			}
+			return
+		}
+		if _, err := ubl.Write(inv); err != nil && fault.CodeOf(err) != fault.InvalidInput {
+			t.Fatalf("write: %v", err)
+		}
+	})
 }

@@ -82,7 +82,8 @@ func Leaves(n *xmlc.Node) map[string]int {
 	walk = func(n *xmlc.Node, prefix string) {
 		p := prefix + "/" + n.Local
 		for _, a := range n.Attrs {
-			if a.Local != "schemaLocation" {
+			// An attribute qualifies a value; on an empty element it says nothing.
+			if a.Local != "schemaLocation" && (n.Text != "" || len(n.Kids) > 0) {
 				out[p+"/@"+a.Local+"="+a.Value]++
 			}
 		}

@@ -126,7 +126,7 @@ func (c *Codec) Elem(name string, f func()) {
 	sp, local := c.split(name)
 	n := &Node{Space: sp, Local: local}
 	c.Enter(name, n, f)
-	if n.Text != "" || len(n.Kids) > 0 || len(n.Attrs) > 0 {
+	if n.Text != "" || len(n.Kids) > 0 {
 		c.cur.Kids = append(c.cur.Kids, n)
 	}
 }
