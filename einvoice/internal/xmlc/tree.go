@@ -2,10 +2,7 @@ package xmlc
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/papierkram/papierkram/fault"
 )
@@ -52,83 +49,14 @@ func Parse(data []byte) (*Node, error) {
 		head := t[:min(len(t), 8)]
 		return nil, fault.New(fault.InvalidInput, "the document is not XML (it starts with %q)", head)
 	}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = true
-	d.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
-		// UTF-8 is what both syntaxes prescribe; refusing other charsets avoids guessing.
-		return nil, fmt.Errorf("encoding %q is not supported, the XML must be UTF-8", label)
-	}
-	var (
-		root   *Node
-		stack  []*Node
-		text   []byte // character data of the open elements, each from its offset in starts
-		starts []int
-		count  int
-	)
-	for {
-		line, _ := d.InputPos()
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, syntaxError(err, line)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if root != nil && len(stack) == 0 {
-				return nil, errAt(line, "", "a second root element <%s>", t.Name.Local)
-			}
-			if count++; count > MaxElements {
-				return nil, errAt(line, "", "more than %d elements", MaxElements)
-			}
-			if len(stack) >= MaxDepth {
-				return nil, errAt(line, "", "elements nested deeper than %d levels", MaxDepth)
-			}
-			n := &Node{Space: t.Name.Space, Local: t.Name.Local, Line: line}
-			for _, a := range t.Attr {
-				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
-					continue
-				}
-				n.Attrs = append(n.Attrs, Attr{a.Name.Space, a.Name.Local, a.Value})
-			}
-			if len(stack) == 0 {
-				root = n
-			} else {
-				p := stack[len(stack)-1]
-				p.Kids = append(p.Kids, n)
-			}
-			stack = append(stack, n)
-			starts = append(starts, len(text))
-		case xml.EndElement:
-			n := stack[len(stack)-1]
-			start := starts[len(starts)-1]
-			n.Text = string(bytes.TrimSpace(text[start:]))
-			stack, starts, text = stack[:len(stack)-1], starts[:len(starts)-1], text[:start]
-		case xml.CharData:
-			if len(stack) == 0 {
-				if len(bytes.TrimSpace(t)) > 0 {
-					return nil, errAt(line, "", "text outside the root element")
-				}
-				continue
-			}
-			text = append(text, t...)
-		case xml.Directive:
-			return nil, errAt(line, "", "a DOCTYPE or other declaration is not allowed in an e-invoice (no DTDs, no entities)")
-		}
+	root, err := scan(data)
+	if err != nil {
+		return nil, err
 	}
 	if root == nil {
 		return nil, fault.New(fault.InvalidInput, "the document is not XML: no root element")
 	}
 	return root, nil
-}
-
-func syntaxError(err error, line int) error {
-	var se *xml.SyntaxError
-	if errors.As(err, &se) {
-		return errAt(se.Line, "", "the XML is not well-formed: %s", se.Msg)
-	}
-	return errAt(line, "", "the XML cannot be read: %v", err)
 }
 
 // errAt is the one shape of input errors: a message with the line and the element path,
