@@ -15,6 +15,7 @@ import (
 // dropped again when nothing was written into it), Text/Attr/Dec move one value between the
 // tree and a Go field. Element names are "prefix:local" with the syntax's prefixes.
 type Codec struct {
+	slab    []Node // writer nodes, allocated in blocks
 	writing bool
 	cur     *Node
 	ns      map[string]string // prefix → URI
@@ -32,8 +33,7 @@ func NewReader(root *Node, ns []Namespace) *Codec {
 // NewWriter starts a tree whose root element is name.
 func NewWriter(name string, ns []Namespace) *Codec {
 	c := &Codec{writing: true, ns: nsMap(ns)}
-	sp, local := c.split(name)
-	c.cur = &Node{Space: sp, Local: local}
+	c.cur = c.node(name)
 	c.path = append(c.path, name)
 	return c
 }
@@ -123,8 +123,7 @@ func (c *Codec) Elem(name string, f func()) {
 		}
 		return
 	}
-	sp, local := c.split(name)
-	n := &Node{Space: sp, Local: local}
+	n := c.node(name)
 	c.Enter(name, n, f)
 	if n.Text != "" || len(n.Kids) > 0 {
 		c.cur.Kids = append(c.cur.Kids, n)
@@ -137,10 +136,22 @@ func (c *Codec) Required(name string, f func()) {
 		c.Elem(name, f)
 		return
 	}
-	sp, local := c.split(name)
-	n := &Node{Space: sp, Local: local, Keep: true}
+	n := c.node(name)
+	n.Keep = true
 	c.Enter(name, n, f)
 	c.cur.Kids = append(c.cur.Kids, n)
+}
+
+// node makes a writer node; the qualified name is kept whole for Serialize.
+func (c *Codec) node(name string) *Node {
+	if len(c.slab) == 0 {
+		c.slab = make([]Node, 256)
+	}
+	n := &c.slab[0]
+	c.slab = c.slab[1:]
+	n.Name = name
+	n.Local = name[strings.IndexByte(name, ':')+1:]
+	return n
 }
 
 // Each runs f once per child element name when reading, and count times, in new elements,

@@ -20,6 +20,8 @@ type scanner struct {
 	line  int
 	count int
 	ns    []binding // in-scope namespace bindings, innermost last
+	slab  []Node    // nodes, allocated in blocks
+	kids  []*Node   // children of the open elements, each element's from its start
 }
 
 type binding struct{ prefix, uri string }
@@ -95,6 +97,15 @@ func isName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+func allSpace(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if !isSpace(s[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
@@ -222,7 +233,15 @@ func (p *scanner) element(depth int) *Node {
 			attrs = append(attrs, rawAttr{an, v})
 		}
 	}
-	n := &Node{Line: line}
+	if len(p.slab) == 0 {
+		// One block for the document: each element ends with "</" or "/>" (a count that
+		// CDATA or comments can only make larger, and then a second block follows).
+		rest := p.s[p.i:]
+		p.slab = make([]Node, min(strings.Count(rest, "</")+strings.Count(rest, "/>")+1, MaxElements))
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.Line = line
 	n.Space, n.Local = p.resolve(qname, true)
 	if len(attrs) > 0 {
 		n.Attrs = make([]Attr, len(attrs))
@@ -268,11 +287,18 @@ func (p *scanner) resolve(qname string, element bool) (space, local string) {
 
 // content reads an element's children and text up to and including its end tag.
 func (p *scanner) content(n *Node, qname string, depth int) {
+	start := len(p.kids)
+	defer func() {
+		if len(p.kids) > start {
+			n.Kids = append([]*Node(nil), p.kids[start:]...)
+		}
+		p.kids = p.kids[:start]
+	}()
 	var text strings.Builder
 	single := "" // the text when it is one undecoded run (the usual case): no copy
 	runs := 0
 	add := func(s string) {
-		if strings.TrimLeft(s, " \t\r\n") == "" {
+		if allSpace(s) {
 			return // indentation between elements
 		}
 		runs++
@@ -326,7 +352,8 @@ func (p *scanner) content(n *Node, qname string, depth int) {
 		case strings.HasPrefix(rest, "<!"):
 			p.fail("a DOCTYPE or other declaration is not allowed in an e-invoice (no DTDs, no entities)")
 		default:
-			n.Kids = append(n.Kids, p.element(depth+1))
+			k := p.element(depth + 1)
+			p.kids = append(p.kids, k)
 		}
 	}
 }

@@ -21,7 +21,8 @@ type Node struct {
 	Text         string
 	Kids         []*Node
 	Line         int
-	Keep         bool // written even when empty: the schema requires the element
+	Keep         bool   // written even when empty: the schema requires the element
+	Name         string // "prefix:local" of a node built by a Codec writer (its Space is not set)
 }
 
 // Attr is an attribute; Space is empty for unqualified attributes.
@@ -79,7 +80,7 @@ func errAt(line int, path, format string, args ...any) error {
 // the binding, not of the input.
 func Serialize(n *Node, ns []Namespace) []byte {
 	var b bytes.Buffer
-	b.Grow(16 << 10)
+	b.Grow(64 << 10)
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	prefix := make(map[string]string, len(ns))
 	for _, x := range ns {
@@ -103,7 +104,10 @@ func write(b *bytes.Buffer, n *Node, prefix map[string]string, ns []Namespace, d
 	for range depth {
 		b.WriteString("  ")
 	}
-	name := qname(n.Space, n.Local, prefix)
+	name := n.Name
+	if name == "" {
+		name = qname(n.Space, n.Local, prefix)
+	}
 	b.WriteByte('<')
 	b.WriteString(name)
 	if depth == 0 {
