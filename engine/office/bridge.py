@@ -1,0 +1,143 @@
+# The bridge between Papierkram and one soffice process: it connects over a UNO pipe and
+# converts documents one at a time, reading JSON requests from stdin, one per line, and
+# answering each with one JSON line on stdout. Started and stopped by engine/office.
+import json
+import sys
+import time
+import traceback
+
+import uno
+from com.sun.star.beans import PropertyValue
+from com.sun.star.connection import NoConnectException
+
+NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode
+NO_UPDATE = 0      # com.sun.star.document.UpdateDocMode
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def connect(pipe, timeout):
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    deadline = time.time() + timeout
+    while True:
+        try:
+            return resolver.resolve("uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe)
+        except NoConnectException:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def answer(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def convert(desktop, ctx, req):
+    url = uno.systemPathToFileUrl(req["input"])
+    load = (
+        prop("Hidden", True),
+        prop("ReadOnly", True),
+        prop("MacroExecutionMode", NEVER_EXECUTE),
+        prop("UpdateDocMode", NO_UPDATE),
+        prop("Password", ""),  # an encrypted document fails instead of asking
+        prop("Silent", True),
+    )
+    try:
+        doc = desktop.loadComponentFromURL(url, "_blank", 0, load)
+    except Exception as e:  # IOException, IllegalArgumentException
+        msg = str(getattr(e, "Message", "") or e)
+        kind = "encrypted" if "password" in msg.lower() or "encrypt" in msg.lower() else "load"
+        if "disposed" in msg.lower() or type(e).__name__ == "DisposedException":
+            kind = "crashed"
+        return {"ok": False, "kind": kind, "error": msg or type(e).__name__}
+    if doc is None:
+        return {"ok": False, "kind": "load", "error": "the document could not be loaded"}
+    try:
+        writer = doc.supportsService("com.sun.star.text.TextDocument")
+        if writer:
+            frame = doc.getCurrentController().getFrame()
+            dispatcher = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
+            if req.get("trackChanges") == "visualize":
+                doc.setPropertyValue("ShowChanges", True)
+            else:
+                dispatcher.executeDispatch(frame, ".uno:AcceptAllTrackedChanges", "", 0, ())
+            # Fields (page numbers, tables of contents) as of now.
+            try:
+                doc.getTextFields().refresh()
+                idx = doc.getDocumentIndexes()
+                for i in range(idx.getCount()):
+                    idx.getByIndex(i).update()
+            except Exception:
+                pass
+        data = [
+            prop("ExportBookmarks", True),
+            prop("ExportNotes", not req.get("hideComments", False)),
+            prop("ExportNotesInMargin", False),
+            prop("ExportLinksRelativeFsys", False),
+            prop("ConvertOOoTargetToPDFTarget", True),
+        ]
+        if req.get("pdfa"):
+            data.append(prop("SelectPdfVersion", 3))  # PDF/A-3b
+            data.append(prop("UseTaggedPDF", True))
+        filt = "writer_pdf_Export" if writer else "calc_pdf_Export"
+        if not writer and req.get("wholeSheet") is False:
+            pass
+        store = (
+            prop("FilterName", filt),
+            prop("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", tuple(data))),
+            prop("Overwrite", True),
+        )
+        doc.storeToURL(uno.systemPathToFileUrl(req["output"]), store)
+        pages = 0
+        try:
+            if writer:
+                pages = doc.getCurrentController().getPropertyValue("PageCount")
+        except Exception:
+            pass
+        return {"ok": True, "pages": pages}
+    except Exception as e:
+        msg = str(getattr(e, "Message", "") or e)
+        # A dead soffice shows as a disposed bridge: the process, not the document, failed.
+        kind = "crashed" if "disposed" in msg.lower() or type(e).__name__ == "DisposedException" else "export"
+        return {"ok": False, "kind": kind, "error": msg}
+    finally:
+        try:
+            doc.close(True)
+        except Exception:
+            try:
+                doc.dispose()
+            except Exception:
+                pass
+
+
+def main():
+    pipe, timeout = sys.argv[1], float(sys.argv[2])
+    try:
+        ctx = connect(pipe, timeout)
+    except Exception as e:
+        answer({"ready": False, "error": str(e)})
+        return 1
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    answer({"ready": True})
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+            res = convert(desktop, ctx, req)
+        except Exception:
+            res = {"ok": False, "kind": "bridge", "error": traceback.format_exc(limit=3)}
+        answer(res)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+package office
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Binaries: Debian's LibreOffice and the system Python that has python3-uno (a Python
+// from elsewhere on PATH would not find the uno module).
+const (
+	Binary = "soffice"
+	Python = "/usr/bin/python3"
+)
+
+//go:embed bridge.py
+var bridgeSource []byte
+
+// Office converts documents with a pool of warm LibreOffice processes.
+type Office struct {
+	sup *engine.Supervisor
+	dir string // where bridge.py is written once
+}
+
+// New returns an Office whose pool is built from cfg (Name, Binary and New are set here;
+// MaxJobs defaults to 200: LibreOffice grows with every document it has loaded).
+func New(cfg engine.Config) (*Office, error) {
+	dir, err := os.MkdirTemp(cfg.TempRoot, "papierkram-office-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bridge.py"), bridgeSource, 0o600); err != nil {
+		return nil, err
+	}
+	o := &Office{dir: dir}
+	cfg.Name, cfg.Binary = "office", Binary
+	if cfg.MaxJobs == 0 {
+		cfg.MaxJobs = 200
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	cfg.New = func(slot int) engine.Process {
+		return &process{bridge: filepath.Join(dir, "bridge.py"), root: cfg.TempRoot, log: log}
+	}
+	o.sup = engine.New(cfg)
+	return o, nil
+}
+
+// Supervisor is the engine behind o.
+func (o *Office) Supervisor() *engine.Supervisor { return o.sup }
+
+// Close stops the pool and removes the bridge.
+func (o *Office) Close(ctx context.Context) error {
+	err := o.sup.Stop(ctx)
+	os.RemoveAll(o.dir)
+	return err
+}
+
+// Job is one conversion to PDF.
+type Job struct {
+	Document []byte
+	Ext      string // the document's type by extension: docx, doc, odt, rtf, docm, xlsx, xlsm, ods, ...
+	PDFA     bool   // PDF/A-3b through LibreOffice's own export
+	// TrackChanges "visualize" prints tracked changes as markup; anything else accepts them.
+	TrackChanges string
+	HideComments bool // leave comments out (else they become PDF annotations)
+}
+
+// request and response are the bridge's protocol, one JSON object per line.
+type request struct {
+	Input        string `json:"input"`
+	Output       string `json:"output"`
+	PDFA         bool   `json:"pdfa,omitempty"`
+	TrackChanges string `json:"trackChanges,omitempty"`
+	HideComments bool   `json:"hideComments,omitempty"`
+}
+
+type response struct {
+	Ready bool   `json:"ready"`
+	OK    bool   `json:"ok"`
+	Pages int    `json:"pages"`
+	Kind  string `json:"kind"`
+	Error string `json:"error"`
+}
+
+// ToPDF converts a document. A document LibreOffice cannot open is fault.Unprocessable; a
+// conversion over the job time limit is fault.Timeout and its soffice is replaced.
+func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) {
+	ext := strings.ToLower(strings.TrimPrefix(j.Ext, "."))
+	if ext == "" || strings.ContainsAny(ext, `/\`) {
+		return nil, fault.New(fault.InvalidInput, "the document type is unknown")
+	}
+	var out []byte
+	err := o.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
+		in, res := filepath.Join(w.TempDir(), "document."+ext), filepath.Join(w.TempDir(), "document.pdf")
+		if err := os.WriteFile(in, j.Document, 0o600); err != nil {
+			return err
+		}
+		proc := w.Process().(*process)
+		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments})
+		if err != nil {
+			return err
+		}
+		if !r.OK && (r.Kind == "crashed" || proc.Healthy(ctx) != nil) {
+			proc.Stop() // the supervisor's health check then replaces it
+			return fault.New(fault.EngineUnavailable, "the office process stopped during the conversion; retry")
+		}
+		if !r.OK {
+			switch r.Kind {
+			case "encrypted":
+				return fault.New(fault.InvalidInput, "the document is password-protected; remove the password and upload it again")
+			case "load":
+				return fault.New(fault.Unprocessable, "the document cannot be opened: it is damaged or not a %s file (%s)", ext, clip(r.Error))
+			}
+			return fault.New(fault.Unprocessable, "the document could not be converted: %s", clip(r.Error))
+		}
+		out, err = os.ReadFile(res)
+		if err == nil && len(out) == 0 {
+			err = fault.New(fault.Unprocessable, "the conversion produced no PDF")
+		}
+		return err
+	})
+	return out, err
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// process is one soffice with its bridge, an engine.Process.
+type process struct {
+	bridge, root string
+	log          *slog.Logger
+
+	dir     string
+	office  *engine.Child
+	py      *engine.Child
+	stdin   io.WriteCloser
+	stderr  *tail
+	mu      sync.Mutex
+	replies chan response
+}
+
+// tail keeps the last bytes written to it: the bridge's and soffice's complaints.
+type tail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = t.b[len(t.b)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
+
+func (p *process) Start(ctx context.Context) error {
+	dir, err := os.MkdirTemp(p.root, "papierkram-office-profile-")
+	if err != nil {
+		return err
+	}
+	p.dir = dir
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	pipe := "papierkram-office-" + hex.EncodeToString(rnd[:])
+	p.stderr = &tail{}
+	p.office, err = engine.StartProcess(ctx, engine.Command{Name: Binary, Args: []string{
+		"--headless", "--invisible", "--nologo", "--norestore", "--nodefault", "--nolockcheck", "--nofirststartwizard",
+		"-env:UserInstallation=file://" + filepath.Join(dir, "profile"),
+		"--accept=pipe,name=" + pipe + ";urp;StarOffice.ComponentContext",
+	}, Env: []string{"HOME=" + dir}}, nil, p.stderr)
+	if err != nil {
+		return err
+	}
+	deadline, ok := ctx.Deadline()
+	wait := 30 * time.Second
+	if ok {
+		wait = time.Until(deadline)
+	}
+	pr, pw := io.Pipe()   // the bridge's answers
+	inR, inW := io.Pipe() // the requests
+	p.py, err = engine.StartProcess(ctx, engine.Command{Name: Python, Args: []string{p.bridge, pipe, fmt.Sprintf("%.1f", wait.Seconds())},
+		Env: []string{"HOME=" + dir}, Stdin: inR}, pw, p.stderr)
+	if err != nil {
+		return err
+	}
+	p.stdin = inW
+	go func() { // the answers end when the bridge does
+		<-p.py.Done()
+		pw.Close()
+		inR.Close()
+	}()
+	p.replies = make(chan response, 1)
+	go p.read(pr)
+	select {
+	case r, ok := <-p.replies:
+		if !ok || !r.Ready {
+			return fmt.Errorf("office bridge did not connect: %s %s", r.Error, clip(p.stderr.String()))
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("office did not start in time: %w", ctx.Err())
+	}
+}
+
+// read delivers the bridge's answers; it ends when the bridge's stdout closes.
+func (p *process) read(r io.Reader) {
+	defer close(p.replies)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var res response
+		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
+			p.log.Warn("office bridge: unreadable answer", "line", clip(sc.Text()))
+			continue
+		}
+		p.replies <- res
+	}
+	io.Copy(io.Discard, r)
+}
+
+// do sends one request and waits for its answer or the end of ctx (then the supervisor
+// replaces the process: it may still be busy).
+func (p *process) do(ctx context.Context, req request) (response, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, _ := json.Marshal(req)
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		return response{}, fmt.Errorf("office bridge: %w", err)
+	}
+	select {
+	case r, ok := <-p.replies:
+		if !ok {
+			return response{}, fmt.Errorf("office bridge exited: %s", clip(p.stderr.String()))
+		}
+		return r, nil
+	case <-ctx.Done():
+		return response{}, ctx.Err()
+	}
+}
+
+func (p *process) Healthy(context.Context) error {
+	switch {
+	case p.office == nil || p.py == nil:
+		return errors.New("not started")
+	case p.office.Exited():
+		return errors.New("soffice exited")
+	case p.py.Exited():
+		return errors.New("office bridge exited")
+	}
+	return nil
+}
+
+func (p *process) Stop() error {
+	if p.stdin != nil {
+		p.stdin.Close()
+	}
+	if p.py != nil {
+		p.py.Kill()
+	}
+	if p.office != nil {
+		p.office.Kill()
+	}
+	if p.dir != "" {
+		os.RemoveAll(p.dir)
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package office
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/testoffice"
+	"github.com/papierkram/papierkram/internal/testtool"
+)
+
+func pool(t *testing.T, cfg engine.Config) *Office {
+	t.Helper()
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		o.Close(context.Background())
+		if n := profiles(); n != 0 {
+			t.Errorf("%d office processes left after Close", n)
+		}
+	})
+	return o
+}
+
+// profiles counts the running soffice processes of this package's pools.
+func profiles() int {
+	out, _ := exec.Command("pgrep", "-f", "papierkram-office-profile-").Output()
+	return len(strings.Fields(string(out)))
+}
+
+func manyPages(n int) []byte {
+	var body strings.Builder
+	for i := range n {
+		body.WriteString(testoffice.Paragraphs(fmt.Sprintf("Seite %d", i+1), strings.Repeat("Lorem ipsum dolor sit amet. ", 40)))
+		body.WriteString(testoffice.PageBreak)
+	}
+	return testoffice.Docx(body.String(), nil, nil)
+}
+
+func TestConvertDocx(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 1})
+	pdf, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("Hallo Welt", "Zweiter Absatz mit Umlauten: äöü ß"), Ext: "docx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtool.QPDFCheck(t, pdf)
+	text := testtool.Text(t, pdf)
+	for _, w := range []string{"Hallo Welt", "Umlauten: äöü ß"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("PDF text lacks %q: %q", w, text)
+		}
+	}
+	if info := testtool.Info(t, pdf); info["Pages"] != "1" {
+		t.Errorf("pages %q", info["Pages"])
+	}
+}
+
+func TestPDFA(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 1})
+	pdf, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("Archiv"), Ext: "docx", PDFA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := testtool.File(t, "a.pdf", pdf)
+	xmp := testtool.Run(t, "pdfinfo", "-meta", f)
+	if !strings.Contains(xmp, "<pdfaid:part>3</pdfaid:part>") || !strings.Contains(xmp, "<pdfaid:conformance>B</pdfaid:conformance>") {
+		t.Errorf("no PDF/A-3b identification in XMP:\n%.2000s", xmp)
+	}
+	// pdffonts: the "emb" column is yes for every font.
+	for _, line := range strings.Split(testtool.Run(t, "pdffonts", f), "\n")[2:] {
+		if fs := strings.Fields(line); len(fs) >= 5 && fs[len(fs)-5] != "yes" {
+			t.Errorf("font not embedded: %s", line)
+		}
+	}
+}
+
+func TestBadDocuments(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 1})
+	for name, doc := range map[string][]byte{
+		"corrupt zip": append([]byte("PK\x03\x04"), make([]byte, 200)...),
+		"truncated":   testoffice.Simple("x")[:300],
+	} {
+		_, err := o.ToPDF(context.Background(), Job{Document: doc, Ext: "docx"})
+		if c := fault.CodeOf(err); c != fault.Unprocessable && c != fault.InvalidInput {
+			t.Errorf("%s: %v (code %s), want a 4xx", name, err, c)
+		}
+	}
+	// The pool is still healthy.
+	if _, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("danach"), Ext: "docx"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKilledOfficeIsReplaced(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 1})
+	if _, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("warm"), Ext: "docx"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := o.ToPDF(context.Background(), Job{Document: manyPages(400), Ext: "docx"})
+		done <- err
+	}()
+	time.Sleep(700 * time.Millisecond) // the big job is running
+	out, _ := exec.Command("pgrep", "-f", "soffice.*papierkram-office-profile-").Output()
+	pids := strings.Fields(string(out))
+	if len(pids) == 0 {
+		t.Fatal("no soffice found")
+	}
+	for _, p := range pids {
+		var pid int
+		fmt.Sscan(p, &pid)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	err := <-done
+	if err == nil {
+		t.Fatal("the job whose soffice was killed succeeded")
+	}
+	if c := fault.CodeOf(err); c != fault.EngineUnavailable && c != fault.Internal {
+		t.Errorf("code %s (%v)", c, err)
+	}
+	pdf, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("wieder da"), Ext: "docx"})
+	if err != nil {
+		t.Fatalf("next job: %v", err)
+	}
+	if !strings.Contains(testtool.Text(t, pdf), "wieder da") {
+		t.Error("next job's PDF is wrong")
+	}
+	if st := o.Supervisor().Stats(); st.Restarts < 1 {
+		t.Errorf("restarts %d", st.Restarts)
+	}
+}
+
+func TestHungConversionTimesOut(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 1, JobTimeout: 800 * time.Millisecond})
+	_, err := o.ToPDF(context.Background(), Job{Document: manyPages(600), Ext: "docx"})
+	if fault.CodeOf(err) != fault.Timeout {
+		t.Fatalf("err %v, want timeout", err)
+	}
+	if _, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple("ok"), Ext: "docx"}); err != nil {
+		t.Fatalf("after a timeout: %v", err)
+	}
+}
+
+func TestParallel(t *testing.T) {
+	o := pool(t, engine.Config{Concurrency: 2})
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			pdf, err := o.ToPDF(context.Background(), Job{Document: testoffice.Simple(fmt.Sprintf("Dokument %d", i)), Ext: "docx"})
+			if err == nil && !strings.Contains(testtool.Text(t, pdf), fmt.Sprintf("Dokument %d", i)) {
+				err = fmt.Errorf("wrong text")
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("job %d: %v", i, err)
+		}
+	}
+}
