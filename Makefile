@@ -27,7 +27,7 @@ FUZZTIME ?= 30s
 fuzz: ## run each fuzz target for FUZZTIME
 	@set -e; grep -rn --include='*_test.go' '^func Fuzz' . | while IFS=: read -r file _ line; do \
 		name=$$(echo "$$line" | sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/'); pkg=./$$(dirname $$file); \
-		echo "== $$pkg $$name"; $(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg; done
+		echo "== $$pkg $$name"; $(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg; done
 
 bench: setup build ## benchmark scenarios against a freshly started server
 	$(GO) run ./bench -bin $(BIN)
