@@ -61,6 +61,8 @@ def convert(desktop, ctx, req):
         return {"ok": False, "kind": "load", "error": "the document could not be loaded"}
     try:
         writer = doc.supportsService("com.sun.star.text.TextDocument")
+        if doc.supportsService("com.sun.star.sheet.SpreadsheetDocument"):
+            doc.calculateAll()  # formulas without cached values, and stale ones
         if writer:
             frame = doc.getCurrentController().getFrame()
             dispatcher = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
@@ -87,8 +89,6 @@ def convert(desktop, ctx, req):
             data.append(prop("SelectPdfVersion", 3))  # PDF/A-3b
             data.append(prop("UseTaggedPDF", True))
         filt = "writer_pdf_Export" if writer else "calc_pdf_Export"
-        if not writer and req.get("wholeSheet") is False:
-            pass
         store = (
             prop("FilterName", filt),
             prop("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", tuple(data))),

@@ -1,0 +1,403 @@
+// Package xlsx converts workbooks to PDF: the print options of the request are written into
+// the workbook (page setup, print areas and titles as defined names, gridlines in the sheet
+// XML) with excelize, then the office pool renders it, formulas recalculated.
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Options are the spec's spreadsheet print options; zero values leave the workbook's own.
+type Options struct {
+	Orientation       string // portrait or landscape
+	FitToPage         bool   // scale to the page width (no cut-off columns)
+	Scaling           int    // percent, 10-400
+	PrintArea         string // A1:D20, or Sheet!A1:D20 for one sheet
+	RepeatRows        string // 1:2
+	RepeatColumns     string // A:B
+	Gridlines         bool
+	BlackAndWhite     bool
+	Margins           *Margins
+	Header, Footer    string   // spreadsheet header/footer codes (&L &C &R &B &D &P &N &F &A)
+	Sheets            []string // default: the visible sheets
+	PageBetweenSheets *bool    // default true
+}
+
+// Margins are lengths as in HTML conversion ("10mm", "1in").
+type Margins struct {
+	Top, Bottom, Left, Right string
+}
+
+// Request is a spreadsheet to PDF conversion.
+type Request struct {
+	Document []byte
+	Filename string
+	Options  Options
+	PDFA     bool
+}
+
+// Kind names a workbook by its bytes and name: xlsx, xlsm or ods.
+func Kind(data []byte, filename string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(filename), "."))
+	switch {
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
+		if bytes.Contains(data[:min(len(data), 200)], []byte("mimetypeapplication/vnd.oasis.opendocument.spreadsheet")) {
+			return "ods", nil
+		}
+		if ext == "xlsm" {
+			return "xlsm", nil
+		}
+		return "xlsx", nil
+	case bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0}):
+		if bytes.Contains(data, []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00i\x00o\x00n\x00I\x00n\x00f\x00o")) {
+			return "", fault.New(fault.InvalidInput, "the workbook is password-protected; remove the password and upload it again")
+		}
+		return "xls", nil
+	}
+	return "", fault.New(fault.InvalidInput, "the document is not a workbook (.xlsx, .xlsm, .ods)")
+}
+
+// Limits against zip bombs: an unpacked workbook may not exceed these.
+const (
+	maxUnzip    = 512 << 20
+	maxUnzipXML = 128 << 20
+)
+
+var (
+	cellRange = regexp.MustCompile(`^\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(:\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?$`)
+	rowRange  = regexp.MustCompile(`^\$?([0-9]{1,7}):\$?([0-9]{1,7})$`)
+	colRange  = regexp.MustCompile(`^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$`)
+)
+
+// ToPDF applies the options and converts.
+func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
+	kind, err := Kind(r.Document, r.Filename)
+	if err != nil {
+		return nil, err
+	}
+	if p := r.Options.PageBetweenSheets; p != nil && !*p {
+		return nil, fault.New(fault.NotImplemented, "pageBetweenSheets=false (sheets continuing on the same page) is not supported yet; every sheet starts on a new page")
+	}
+	doc := r.Document
+	switch {
+	case r.Options.isZero():
+		// LibreOffice reads the workbook as it is (a damaged one is its 422).
+	case kind == "xlsx" || kind == "xlsm":
+		if doc, err = Apply(doc, r.Options); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fault.New(fault.InvalidInput, "print options need an .xlsx or .xlsm workbook; this is a .%s file", kind)
+	}
+	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA})
+}
+
+func (o Options) isZero() bool {
+	return o.Orientation == "" && !o.FitToPage && o.Scaling == 0 && o.PrintArea == "" && o.RepeatRows == "" && o.RepeatColumns == "" &&
+		!o.Gridlines && !o.BlackAndWhite && o.Margins == nil && o.Header == "" && o.Footer == "" && len(o.Sheets) == 0
+}
+
+// maxSheetXML bounds a worksheet that print options are written into: excelize parses the
+// whole sheet, which for a million-row sheet costs gigabytes and minutes outside any engine
+// time limit. Without options such a workbook goes to LibreOffice untouched.
+const maxSheetXML = 32 << 20
+
+// Apply writes the options into an .xlsx/.xlsm workbook.
+func Apply(data []byte, opt Options) ([]byte, error) {
+	if z, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
+		for _, fl := range z.File {
+			if strings.HasPrefix(fl.Name, "xl/worksheets/") && fl.UncompressedSize64 > maxSheetXML {
+				return nil, fault.New(fault.InvalidInput, "the workbook is too large for print options (%s unpacks to %d MB, at most %d MB); convert it without options or split it",
+					fl.Name, fl.UncompressedSize64>>20, maxSheetXML>>20)
+			}
+		}
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUnzip, UnzipXMLSizeLimit: maxUnzipXML})
+	if err != nil {
+		if errors.Is(err, excelize.ErrWorkbookFileFormat) || strings.Contains(err.Error(), "zip") {
+			return nil, fault.Wrap(fault.InvalidInput, err, "the workbook cannot be read: it is damaged or not an .xlsx file")
+		}
+		if strings.Contains(err.Error(), "size") {
+			return nil, fault.Wrap(fault.InvalidInput, err, "the workbook unpacks to more than %d MB", maxUnzip>>20)
+		}
+		return nil, fault.Wrap(fault.InvalidInput, err, "the workbook cannot be read: %v", err)
+	}
+	defer f.Close()
+	all := f.GetSheetList()
+	sheets, err := selectSheets(f, all, opt.Sheets)
+	if err != nil {
+		return nil, err
+	}
+	chosen := map[string]bool{}
+	for _, s := range sheets {
+		chosen[s] = true
+	}
+	// Unchosen sheets are hidden: LibreOffice prints only visible ones. The active sheet
+	// must stay visible, so it moves to the first chosen one first.
+	if idx, err := f.GetSheetIndex(sheets[0]); err == nil {
+		f.SetActiveSheet(idx)
+	}
+	for _, s := range all {
+		if !chosen[s] {
+			if err := f.SetSheetVisible(s, false); err != nil {
+				return nil, fault.Wrap(fault.InvalidInput, err, "sheet %q: %v", s, err)
+			}
+			// LibreOffice prints a hidden sheet that has a print area of its own.
+			for _, n := range []string{"_xlnm.Print_Area", "_xlnm.Print_Titles"} {
+				f.DeleteDefinedName(&excelize.DefinedName{Name: n, Scope: s})
+			}
+		}
+	}
+	for _, s := range sheets {
+		if err := apply(f, s, opt); err != nil {
+			return nil, err
+		}
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		return nil, fmt.Errorf("xlsx: write: %w", err)
+	}
+	if opt.Gridlines {
+		return gridlines(buf.Bytes(), sheets)
+	}
+	return buf.Bytes(), nil
+}
+
+func selectSheets(f *excelize.File, all, want []string) ([]string, error) {
+	if len(want) == 0 {
+		var vis []string
+		for _, s := range all {
+			if v, err := f.GetSheetVisible(s); err == nil && v {
+				vis = append(vis, s)
+			}
+		}
+		if len(vis) == 0 {
+			return nil, fault.New(fault.InvalidInput, "the workbook has no visible sheet")
+		}
+		return vis, nil
+	}
+	have := map[string]bool{}
+	for _, s := range all {
+		have[s] = true
+	}
+	for _, s := range want {
+		if !have[s] {
+			return nil, fault.New(fault.InvalidInput, "the workbook has no sheet %q; it has %s", s, quoteList(all))
+		}
+	}
+	return want, nil
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// apply sets one sheet's page setup and print names.
+func apply(f *excelize.File, sheet string, opt Options) error {
+	bad := func(field string, err error) error {
+		return fault.Wrap(fault.InvalidInput, err, "%s: %v", field, err)
+	}
+	var pl excelize.PageLayoutOptions
+	switch strings.ToLower(opt.Orientation) {
+	case "":
+	case "portrait", "landscape":
+		pl.Orientation = ptr(strings.ToLower(opt.Orientation))
+	default:
+		return fault.New(fault.InvalidInput, "orientation is %q; portrait or landscape", opt.Orientation)
+	}
+	if opt.Scaling != 0 {
+		if opt.Scaling < 10 || opt.Scaling > 400 {
+			return fault.New(fault.InvalidInput, "scaling is %d; between 10 and 400 (percent)", opt.Scaling)
+		}
+		pl.AdjustTo = ptr(uint(opt.Scaling))
+	}
+	if opt.FitToPage {
+		pl.FitToWidth, pl.FitToHeight = ptr(1), ptr(0)
+		if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: ptr(true)}); err != nil {
+			return bad("fitToPage", err)
+		}
+	}
+	if opt.BlackAndWhite {
+		pl.BlackAndWhite = ptr(true)
+	}
+	if err := f.SetPageLayout(sheet, &pl); err != nil {
+		return bad("page layout", err)
+	}
+	var m excelize.PageLayoutMarginsOptions
+	if opt.Margins != nil {
+		for _, x := range []struct {
+			name, v string
+			dst     **float64
+		}{{"margins.top", opt.Margins.Top, &m.Top}, {"margins.bottom", opt.Margins.Bottom, &m.Bottom}, {"margins.left", opt.Margins.Left, &m.Left}, {"margins.right", opt.Margins.Right, &m.Right}} {
+			if x.v == "" {
+				continue
+			}
+			in, err := convert.Length(x.v)
+			if err != nil {
+				return fault.New(fault.InvalidInput, "%s: %v", x.name, err)
+			}
+			*x.dst = ptr(in)
+		}
+	}
+	if opt.Gridlines {
+		// Makes excelize write a printOptions element, which gridlines() then marks.
+		m.Horizontally = ptr(false)
+	}
+	if err := f.SetPageMargins(sheet, &m); err != nil {
+		return bad("margins", err)
+	}
+	if opt.Header != "" || opt.Footer != "" {
+		if err := f.SetHeaderFooter(sheet, &excelize.HeaderFooterOptions{OddHeader: opt.Header, OddFooter: opt.Footer}); err != nil {
+			return bad("headerFooter", err)
+		}
+	}
+	if opt.PrintArea != "" {
+		target, ref := sheet, opt.PrintArea
+		if s, r, ok := strings.Cut(opt.PrintArea, "!"); ok {
+			target, ref = strings.Trim(s, "'"), r
+		}
+		if !cellRange.MatchString(ref) {
+			return fault.New(fault.InvalidInput, "printArea %q is not a cell range such as A1:D20 (or Sheet1!A1:D20)", opt.PrintArea)
+		}
+		if target == sheet {
+			if err := setName(f, "_xlnm.Print_Area", sheet, absolute(sheet, ref)); err != nil {
+				return bad("printArea", err)
+			}
+		}
+	}
+	var titles []string
+	if opt.RepeatColumns != "" {
+		c := colRange.FindStringSubmatch(opt.RepeatColumns)
+		if c == nil {
+			return fault.New(fault.InvalidInput, "repeatColumns %q is not a column range such as A:B", opt.RepeatColumns)
+		}
+		titles = append(titles, fmt.Sprintf("%s!$%s:$%s", quoteSheet(sheet), strings.ToUpper(c[1]), strings.ToUpper(c[2])))
+	}
+	if opt.RepeatRows != "" {
+		r := rowRange.FindStringSubmatch(opt.RepeatRows)
+		if r == nil {
+			return fault.New(fault.InvalidInput, "repeatRows %q is not a row range such as 1:2", opt.RepeatRows)
+		}
+		titles = append(titles, fmt.Sprintf("%s!$%s:$%s", quoteSheet(sheet), r[1], r[2]))
+	}
+	if len(titles) > 0 {
+		if err := setName(f, "_xlnm.Print_Titles", sheet, strings.Join(titles, ",")); err != nil {
+			return bad("repeatRows/repeatColumns", err)
+		}
+	}
+	return nil
+}
+
+// setName sets a sheet-scoped defined name, replacing the workbook's own.
+func setName(f *excelize.File, name, sheet, refersTo string) error {
+	f.DeleteDefinedName(&excelize.DefinedName{Name: name, Scope: sheet})
+	return f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refersTo, Scope: sheet})
+}
+
+func quoteSheet(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+var cellRef = regexp.MustCompile(`\$?([A-Za-z]{1,3})\$?([0-9]{1,7})`)
+
+func absolute(sheet, ref string) string {
+	return quoteSheet(sheet) + "!" + cellRef.ReplaceAllStringFunc(ref, func(c string) string {
+		m := cellRef.FindStringSubmatch(c)
+		return "$" + strings.ToUpper(m[1]) + "$" + m[2]
+	})
+}
+
+// gridlines marks printOptions gridLines in the XML of the given sheets (excelize has no
+// setting for it).
+func gridlines(data []byte, sheets []string) ([]byte, error) {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	parts := map[string][]byte{}
+	var order []string
+	for _, fl := range z.File {
+		rc, err := fl.Open()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		parts[fl.Name] = b
+		order = append(order, fl.Name)
+	}
+	targets := sheetFiles(parts)
+	for _, s := range sheets {
+		p := targets[s]
+		if b, ok := parts[p]; ok {
+			parts[p] = bytes.Replace(b, []byte("<printOptions"), []byte(`<printOptions gridLines="1" gridLinesSet="1"`), 1)
+		}
+	}
+	var out bytes.Buffer
+	w := zip.NewWriter(&out)
+	for _, n := range order {
+		fw, err := w.Create(n)
+		if err != nil {
+			return nil, err
+		}
+		fw.Write(parts[n])
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+var (
+	sheetEl = regexp.MustCompile(`<sheet\b[^>]*\bname="([^"]*)"[^>]*\br:id="([^"]*)"`)
+	relEl   = regexp.MustCompile(`<Relationship\b[^>]*\bId="([^"]*)"[^>]*\bTarget="([^"]*)"`)
+	relEl2  = regexp.MustCompile(`<Relationship\b[^>]*\bTarget="([^"]*)"[^>]*\bId="([^"]*)"`)
+)
+
+// sheetFiles maps sheet names to their worksheet parts, from the workbook and its rels
+// (as excelize writes them).
+func sheetFiles(parts map[string][]byte) map[string]string {
+	rels := map[string]string{}
+	for _, m := range relEl.FindAllSubmatch(parts["xl/_rels/workbook.xml.rels"], -1) {
+		rels[string(m[1])] = string(m[2])
+	}
+	for _, m := range relEl2.FindAllSubmatch(parts["xl/_rels/workbook.xml.rels"], -1) {
+		rels[string(m[2])] = string(m[1])
+	}
+	out := map[string]string{}
+	for _, m := range sheetEl.FindAllSubmatch(parts["xl/workbook.xml"], -1) {
+		t := rels[string(m[2])]
+		if strings.HasPrefix(t, "/") {
+			t = strings.TrimPrefix(t, "/")
+		} else {
+			t = path.Join("xl", t)
+		}
+		out[unescape(string(m[1]))] = t
+	}
+	return out
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'").Replace(s)
+}
