@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/papierkram/papierkram/engine"
@@ -35,6 +36,9 @@ var bridgeSource []byte
 type Office struct {
 	sup *engine.Supervisor
 	dir string // where bridge.py is written once
+
+	mu    sync.Mutex
+	procs []*process // every process made, for tests that kill their own
 }
 
 // New returns an Office whose pool is built from cfg (Name, Binary and New are set here;
@@ -52,12 +56,21 @@ func New(cfg engine.Config) (*Office, error) {
 	if cfg.MaxJobs == 0 {
 		cfg.MaxJobs = 200
 	}
+	if cfg.StartTimeout == 0 {
+		// A first start builds the user profile: ~4 s idle on 2 cores, far more when
+		// the machine is busy converting.
+		cfg.StartTimeout = 90 * time.Second
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	cfg.New = func(slot int) engine.Process {
-		return &process{bridge: filepath.Join(dir, "bridge.py"), root: cfg.TempRoot, log: log}
+		p := &process{bridge: filepath.Join(dir, "bridge.py"), root: cfg.TempRoot, log: log}
+		o.mu.Lock()
+		o.procs = append(o.procs[max(len(o.procs)-64, 0):], p)
+		o.mu.Unlock()
+		return p
 	}
 	o.sup = engine.New(cfg)
 	return o, nil
@@ -154,6 +167,8 @@ type process struct {
 	log          *slog.Logger
 
 	dir     string
+	sockets []string     // the OSL pipe files of this soffice
+	pid     atomic.Int64 // soffice's pid (and process group), for tests
 	office  *engine.Child
 	py      *engine.Child
 	stdin   io.WriteCloser
@@ -180,7 +195,35 @@ func (t *tail) Write(p []byte) (int, error) {
 
 func (t *tail) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
 
+// startMu serialises starts, so that the socket files a starting soffice creates in /tmp
+// (LibreOffice puts its OSL pipes there whatever TMPDIR says) can be told apart and
+// removed with it.
+var startMu sync.Mutex
+
+const socketDir = "/tmp"
+
+func oslSockets() map[string]bool {
+	m := map[string]bool{}
+	entries, _ := os.ReadDir(socketDir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "OSL_PIPE_") {
+			m[e.Name()] = true
+		}
+	}
+	return m
+}
+
 func (p *process) Start(ctx context.Context) error {
+	startMu.Lock()
+	defer startMu.Unlock()
+	before := oslSockets()
+	defer func() {
+		for name := range oslSockets() {
+			if !before[name] {
+				p.sockets = append(p.sockets, filepath.Join(socketDir, name))
+			}
+		}
+	}()
 	dir, err := os.MkdirTemp(p.root, "papierkram-office-profile-")
 	if err != nil {
 		return err
@@ -194,10 +237,11 @@ func (p *process) Start(ctx context.Context) error {
 		"--headless", "--invisible", "--nologo", "--norestore", "--nodefault", "--nolockcheck", "--nofirststartwizard",
 		"-env:UserInstallation=file://" + filepath.Join(dir, "profile"),
 		"--accept=pipe,name=" + pipe + ";urp;StarOffice.ComponentContext",
-	}, Env: []string{"HOME=" + dir}}, nil, p.stderr)
+	}, Env: []string{"HOME=" + dir, "TMPDIR=" + dir}}, nil, p.stderr)
 	if err != nil {
 		return err
 	}
+	p.pid.Store(int64(p.office.Pid()))
 	deadline, ok := ctx.Deadline()
 	wait := 30 * time.Second
 	if ok {
@@ -206,7 +250,7 @@ func (p *process) Start(ctx context.Context) error {
 	pr, pw := io.Pipe()   // the bridge's answers
 	inR, inW := io.Pipe() // the requests
 	p.py, err = engine.StartProcess(ctx, engine.Command{Name: Python, Args: []string{p.bridge, pipe, fmt.Sprintf("%.1f", wait.Seconds())},
-		Env: []string{"HOME=" + dir}, Stdin: inR}, pw, p.stderr)
+		Env: []string{"HOME=" + dir, "TMPDIR=" + dir}, Stdin: inR}, pw, p.stderr)
 	if err != nil {
 		return err
 	}
@@ -289,6 +333,9 @@ func (p *process) Stop() error {
 	}
 	if p.dir != "" {
 		os.RemoveAll(p.dir)
+	}
+	for _, s := range p.sockets {
+		os.Remove(s)
 	}
 	return nil
 }

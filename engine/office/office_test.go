@@ -3,7 +3,6 @@ package office
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,17 +23,15 @@ func pool(t *testing.T, cfg engine.Config) *Office {
 	}
 	t.Cleanup(func() {
 		o.Close(context.Background())
-		if n := profiles(); n != 0 {
-			t.Errorf("%d office processes left after Close", n)
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		for _, p := range o.procs {
+			if pid := int(p.pid.Load()); pid > 0 && syscall.Kill(pid, 0) == nil {
+				t.Errorf("soffice %d still running after Close", pid)
+			}
 		}
 	})
 	return o
-}
-
-// profiles counts the running soffice processes of this package's pools.
-func profiles() int {
-	out, _ := exec.Command("pgrep", "-f", "papierkram-office-profile-").Output()
-	return len(strings.Fields(string(out)))
 }
 
 func manyPages(n int) []byte {
@@ -111,15 +108,18 @@ func TestKilledOfficeIsReplaced(t *testing.T) {
 		done <- err
 	}()
 	time.Sleep(700 * time.Millisecond) // the big job is running
-	out, _ := exec.Command("pgrep", "-f", "soffice.*papierkram-office-profile-").Output()
-	pids := strings.Fields(string(out))
-	if len(pids) == 0 {
-		t.Fatal("no soffice found")
+	// Kill this pool's soffice only (other packages' tests may run office pools too).
+	killed := 0
+	o.mu.Lock()
+	for _, p := range o.procs {
+		if pid := int(p.pid.Load()); pid > 0 && syscall.Kill(pid, 0) == nil {
+			syscall.Kill(-pid, syscall.SIGKILL)
+			killed++
+		}
 	}
-	for _, p := range pids {
-		var pid int
-		fmt.Sscan(p, &pid)
-		syscall.Kill(pid, syscall.SIGKILL)
+	o.mu.Unlock()
+	if killed == 0 {
+		t.Fatal("no soffice found")
 	}
 	err := <-done
 	if err == nil {
