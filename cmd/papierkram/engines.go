@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/papierkram/papierkram/engine/office"
 	"log/slog"
 	"runtime"
 	"time"
@@ -20,21 +21,28 @@ type engines struct {
 	poppler     *poppler.Poppler
 	ghostscript *ghostscript.Ghostscript
 	chromium    *chromium.Chromium
+	office      *office.Office
 }
 
-func newEngines(log *slog.Logger, jobTimeout time.Duration) *engines {
+func newEngines(log *slog.Logger, jobTimeout time.Duration) (*engines, error) {
 	cpus := runtime.NumCPU()
+	// One soffice per core, each converting one document at a time.
+	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log})
+	if err != nil {
+		return nil, err
+	}
 	return &engines{
+		office:      of,
 		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log}),
 		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound.
 		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log}),
-	}
+	}, nil
 }
 
 func (e *engines) supervisors() []*engine.Supervisor {
-	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor()}
+	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor(), e.office.Supervisor()}
 }
 
 func (e *engines) byName() map[string]server.Engine {
@@ -42,6 +50,7 @@ func (e *engines) byName() map[string]server.Engine {
 	for _, s := range e.supervisors() {
 		m[s.Name()] = s
 	}
+	m["office"] = e.office // its Stop also removes the bridge script
 	return m
 }
 

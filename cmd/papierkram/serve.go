@@ -90,11 +90,14 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 			if err != nil {
 				return err
 			}
-			eng := newEngines(log, jobTimeout)
+			eng, err := newEngines(log, jobTimeout)
+			if err != nil {
+				return err
+			}
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
-				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow}, Printer: eng.chromium,
+				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow}, Printer: eng.chromium, Office: eng.office,
 			})
 			if err != nil {
 				return err

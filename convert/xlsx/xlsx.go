@@ -259,6 +259,23 @@ func apply(f *excelize.File, sheet string, opt Options) error {
 			*x.dst = ptr(in)
 		}
 	}
+	if opt.Margins != nil {
+		// Margins not given keep the sheet's, or Excel's defaults: excelize would write 0,
+		// which pushes the header and footer off the page.
+		cur, _ := f.GetPageMargins(sheet)
+		for _, x := range []struct {
+			dst, cur **float64
+			def      float64
+		}{{&m.Top, &cur.Top, 0.75}, {&m.Bottom, &cur.Bottom, 0.75}, {&m.Left, &cur.Left, 0.7}, {&m.Right, &cur.Right, 0.7}, {&m.Header, &cur.Header, 0.3}, {&m.Footer, &cur.Footer, 0.3}} {
+			if *x.dst == nil {
+				if *x.cur != nil && **x.cur > 0 {
+					*x.dst = *x.cur
+				} else {
+					*x.dst = ptr(x.def)
+				}
+			}
+		}
+	}
 	if opt.Gridlines {
 		// Makes excelize write a printOptions element, which gridlines() then marks.
 		m.Horizontally = ptr(false)

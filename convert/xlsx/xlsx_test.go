@@ -1,8 +1,11 @@
 package xlsx
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,5 +209,29 @@ func TestMillionRows(t *testing.T) {
 	}
 	if _, err := ToPDF(context.Background(), o, Request{Document: workbook(t), Options: Options{Sheets: []string{"Intern"}}}); err != nil {
 		t.Fatalf("after the timeout: %v", err)
+	}
+}
+
+func TestGridlinesInSheetXML(t *testing.T) {
+	out, err := Apply(workbook(t), Options{Sheets: []string{"Kosten"}, Gridlines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, _ := zip.NewReader(bytes.NewReader(out), int64(len(out)))
+	marked := map[string]bool{}
+	for _, fl := range z.File {
+		if strings.HasPrefix(fl.Name, "xl/worksheets/sheet") {
+			r, _ := fl.Open()
+			b, _ := io.ReadAll(r)
+			marked[fl.Name] = bytes.Contains(b, []byte(`gridLines="1"`))
+		}
+	}
+	if !marked["xl/worksheets/sheet2.xml"] || marked["xl/worksheets/sheet1.xml"] {
+		t.Errorf("gridlines marked on %v; want Kosten (sheet2) only", marked)
 	}
 }

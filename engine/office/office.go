@@ -79,6 +79,17 @@ func New(cfg engine.Config) (*Office, error) {
 // Supervisor is the engine behind o.
 func (o *Office) Supervisor() *engine.Supervisor { return o.sup }
 
+// Ready reports whether LibreOffice is installed and the pool takes work.
+func (o *Office) Ready(ctx context.Context) error {
+	if _, err := os.Stat(Python); err != nil {
+		return fault.New(fault.EngineUnavailable, "%s (with python3-uno) is not installed on this server", Python)
+	}
+	return o.sup.Ready(ctx)
+}
+
+// Stop is Close, for the server's list of engines.
+func (o *Office) Stop(ctx context.Context) error { return o.Close(ctx) }
+
 // Close stops the pool and removes the bridge.
 func (o *Office) Close(ctx context.Context) error {
 	err := o.sup.Stop(ctx)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/papierkram/papierkram/engine/office"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -57,14 +58,20 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 	pop := poppler.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 30 * time.Second})
 	gs := ghostscript.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
 	cr := chromium.NewEngine(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 20 * time.Second})
+	// The office pool starts lazily: tests that convert no office file start no soffice.
+	of, err := office.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		pop.Supervisor().Stop(context.Background())
 		gs.Supervisor().Stop(context.Background())
 		cr.Supervisor().Stop(context.Background())
+		of.Close(context.Background())
 	})
 	cfg := Config{
-		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr,
-		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor()},
+		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr, Office: of,
+		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor(), "office": of},
 		Logger:  slog.New(slog.NewJSONHandler(e.logs, nil)),
 		Now:     func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },
 	}

@@ -135,19 +135,6 @@ func (s *Server) registerPlanned() {
 	up, conv := s.uploads(), conversion()
 
 	// Conversion to PDF.
-	planned[struct{}](s, post, "/v1/convert/word-to-pdf", "Conversion", "Word to PDF", "the Word and Excel issue", form{
-		{Name: "document", Doc: "The .docx (.doc, .odt, .rtf, .docm) document.", File: true, Required: true},
-		{Name: "variables", Doc: "JSON object: placeholder values."},
-		{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A output."},
-		{Name: "trackChanges", Doc: "visualize: show tracked changes; default: accept them."},
-		{Name: "hideComments", Doc: "true: leave comments out."},
-	}.body(), pdfResponse, up, conv)
-	planned[struct{}](s, post, "/v1/convert/excel-to-pdf", "Conversion", "Excel to PDF", "the Word and Excel issue", form{
-		{Name: "document", Doc: "The .xlsx (.xlsm, .ods) workbook.", File: true, Required: true},
-		{Name: "orientation"}, {Name: "fitToPage"}, {Name: "scaling"}, {Name: "printArea"}, {Name: "repeatRows"},
-		{Name: "repeatColumns"}, {Name: "gridlines"}, {Name: "blackAndWhite"}, {Name: "margins", Doc: "JSON object."},
-		{Name: "headerFooter", Doc: "JSON object {header, footer}."}, {Name: "sheets", Doc: "JSON array of sheet names."}, {Name: "pageBetweenSheets"},
-	}.body(), pdfResponse, up, conv)
 	planned[struct{}](s, post, "/v1/convert/zugferd-to-xrechnung", "Conversion", "ZUGFeRD PDF to XRechnung", "the ZUGFeRD issue", form{
 		{Name: "document", Doc: "The hybrid PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
 		{Name: "targetSyntax", Doc: "UBL or CII."}, {Name: "targetVersion", Doc: "3.0 or 2.3."}, {Name: "enforceLeitwegId"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/papierkram/papierkram/engine/office"
 	"log/slog"
 	"net"
 	"net/http"
@@ -45,6 +46,7 @@ type Config struct {
 	PDFA              pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
 	Network           netguard.Policy      // what outbound requests on a caller's behalf may reach
 	Printer           convert.Printer      // HTML to PDF (engine/chromium)
+	Office            *office.Office       // Word and Excel to PDF (engine/office)
 	Now               func() time.Time     // the clock, for quota tests
 }
 
@@ -136,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerPreview()
 	s.registerSignatures()
 	s.registerXRechnung()
+	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
 	s.registerPlanned()

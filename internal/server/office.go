@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/convert/docx"
+	"github.com/papierkram/papierkram/convert/xlsx"
+	"github.com/papierkram/papierkram/fault"
+)
+
+var wordUpload = form{
+	{Name: "document", Doc: "The .docx (also .docm with macros ignored, .doc, .odt, .rtf).", File: true, Required: true},
+	{Name: "variables", Doc: `JSON object of template values: {"name": "text", "logo": {"image": "data:image/png;base64,...", "width": "40mm"}, "items": [{"name": "...", "price": "..."}], "vip": true}. Tags in the document: {{name}}, {{item.field}}, {#items}…{/items} (repeats table rows or paragraphs), {#flag}…{/flag}, {^flag}…{/flag}.`},
+	{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A-3b output (LibreOffice's own PDF/A export)."},
+	{Name: "trackChanges", Doc: "visualize: print tracked changes as markup; absent or accept: accept all changes."},
+	{Name: "hideComments", Doc: "true: leave comments out; default: comments become PDF annotations."},
+}
+
+var excelUpload = form{
+	{Name: "document", Doc: "The .xlsx (also .xlsm with macros ignored, .ods).", File: true, Required: true},
+	{Name: "orientation", Doc: "portrait or landscape."},
+	{Name: "fitToPage", Doc: "true: scale every sheet to the page width (no cut-off columns)."},
+	{Name: "scaling", Doc: "Scale in percent, 10-400."},
+	{Name: "printArea", Doc: "Cell range to print, A1:D20 (every chosen sheet) or Sheet1!A1:D20. Without it the workbook's own print areas apply."},
+	{Name: "repeatRows", Doc: "Rows repeated on every page, 1:2."},
+	{Name: "repeatColumns", Doc: "Columns repeated on every page, A:B."},
+	{Name: "gridlines", Doc: "true: print gridlines."},
+	{Name: "blackAndWhite", Doc: "true: print in black and white."},
+	{Name: "margins", Doc: `JSON object {"top","bottom","left","right"} of lengths ("15mm", "1in").`},
+	{Name: "headerFooter", Doc: `JSON object {"header","footer"} with spreadsheet codes &L &C &R &B &D &P &N &F &A, e.g. "&CPage &P of &N".`},
+	{Name: "sheets", Doc: `JSON array of sheet names; default: the visible sheets.`},
+	{Name: "pageBetweenSheets", Doc: "true (default): every sheet starts on a new page; false is not supported yet (501)."},
+	{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A-3b output."},
+}
+
+func boolField(u *Upload, name string) (bool, error) {
+	v := strings.TrimSpace(u.Fields[name])
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fault.New(fault.InvalidInput, "%s must be true or false, not %q", name, v)
+	}
+	return b, nil
+}
+
+func jsonField(u *Upload, name string, v any) error {
+	s := strings.TrimSpace(u.Fields[name])
+	if s == "" {
+		return nil
+	}
+	d := json.NewDecoder(strings.NewReader(s))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fault.New(fault.InvalidInput, "%s is not the expected JSON: %v", name, err)
+	}
+	return nil
+}
+
+func pdfaProfile(u *Upload) (bool, error) {
+	switch p := strings.TrimSpace(u.Fields["outputProfile"]); strings.ToUpper(p) {
+	case "":
+		return false, nil
+	case "PDF/A-3B", "PDFA-3B", "PDF/A-3":
+		return true, nil
+	default:
+		return false, fault.New(fault.InvalidInput, "outputProfile %q is not supported; PDF/A-3b", p)
+	}
+}
+
+func (s *Server) registerOffice() {
+	up, conv := s.uploads(), conversion()
+	register(s, huma.Operation{
+		OperationID: "postConvertWordToPdf", Method: http.MethodPost, Path: "/v1/convert/word-to-pdf", Tags: []string{"Conversion"},
+		Summary:     "Word to PDF",
+		Description: "Converts with warm LibreOffice processes (several at once). A .docx is first filled as a template when variables are given; Word's split runs are handled. Macros never run and links are not updated. Fonts missing on the server fall back to metric-compatible ones (Carlito for Calibri, Caladea for Cambria, Liberation for Arial, Times New Roman, Courier New). 422 when LibreOffice cannot open the file, 504 when a conversion runs over the time limit.",
+		RequestBody: wordUpload.body(), Responses: binaryResponse(pdfResponse),
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		if s.cfg.Office == nil {
+			return nil, fault.New(fault.EngineUnavailable, "office conversion (LibreOffice) is not configured on this server")
+		}
+		u, err := wordUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var req docx.Request
+		f := u.File("document")
+		req.Document, req.Filename, req.TrackChanges = f.Data, f.Filename, strings.TrimSpace(u.Fields["trackChanges"])
+		if err := jsonField(u, "variables", &req.Variables); err != nil {
+			return nil, err
+		}
+		if req.HideComments, err = boolField(u, "hideComments"); err != nil {
+			return nil, err
+		}
+		if req.PDFA, err = pdfaProfile(u); err != nil {
+			return nil, err
+		}
+		pdf, err := docx.ToPDF(ctx, s.cfg.Office, req)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(strings.TrimSuffix(strings.TrimSuffix(f.Filename, ".docx"), ".doc"))+".pdf", pdf), nil
+	}, up, conv)
+
+	register(s, huma.Operation{
+		OperationID: "postConvertExcelToPdf", Method: http.MethodPost, Path: "/v1/convert/excel-to-pdf", Tags: []string{"Conversion"},
+		Summary:     "Excel to PDF",
+		Description: "Applies the print options to the workbook and converts with LibreOffice: formulas recalculated, charts as vectors, macros never run, external links not fetched. Print areas in the workbook apply when printArea is not given. Options go as multipart fields next to the document; margins, headerFooter and sheets are JSON strings.",
+		RequestBody: excelUpload.body(), Responses: binaryResponse(pdfResponse),
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		if s.cfg.Office == nil {
+			return nil, fault.New(fault.EngineUnavailable, "office conversion (LibreOffice) is not configured on this server")
+		}
+		u, err := excelUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f := u.File("document")
+		req := xlsx.Request{Document: f.Data, Filename: f.Filename}
+		o := &req.Options
+		o.Orientation, o.PrintArea = strings.TrimSpace(u.Fields["orientation"]), strings.TrimSpace(u.Fields["printArea"])
+		o.RepeatRows, o.RepeatColumns = strings.TrimSpace(u.Fields["repeatRows"]), strings.TrimSpace(u.Fields["repeatColumns"])
+		for _, b := range []struct {
+			name string
+			dst  *bool
+		}{{"fitToPage", &o.FitToPage}, {"gridlines", &o.Gridlines}, {"blackAndWhite", &o.BlackAndWhite}} {
+			if *b.dst, err = boolField(u, b.name); err != nil {
+				return nil, err
+			}
+		}
+		if v := strings.TrimSpace(u.Fields["pageBetweenSheets"]); v != "" {
+			b, err := boolField(u, "pageBetweenSheets")
+			if err != nil {
+				return nil, err
+			}
+			o.PageBetweenSheets = &b
+		}
+		if v := strings.TrimSpace(u.Fields["scaling"]); v != "" {
+			if o.Scaling, err = strconv.Atoi(v); err != nil {
+				return nil, fault.New(fault.InvalidInput, "scaling must be a whole number of percent, not %q", v)
+			}
+		}
+		var m xlsx.Margins
+		if u.Fields["margins"] != "" {
+			var raw struct{ Top, Bottom, Left, Right string }
+			if err := jsonField(u, "margins", &raw); err != nil {
+				return nil, err
+			}
+			m = xlsx.Margins(raw)
+			o.Margins = &m
+		}
+		var hf struct{ Header, Footer string }
+		if err := jsonField(u, "headerFooter", &hf); err != nil {
+			return nil, err
+		}
+		o.Header, o.Footer = hf.Header, hf.Footer
+		if err := jsonField(u, "sheets", &o.Sheets); err != nil {
+			return nil, err
+		}
+		if req.PDFA, err = pdfaProfile(u); err != nil {
+			return nil, err
+		}
+		pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, req)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput(stem(strings.TrimSuffix(f.Filename, ".xlsx"))+".pdf", pdf), nil
+	}, up, conv)
+}
