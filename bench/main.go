@@ -6,6 +6,17 @@
 package main
 
 import (
+	"encoding/base64"
+	"image"
+	"image/color"
+	pngenc "image/png"
+	"sync"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/papierkram/papierkram/convert/docx"
+	"github.com/papierkram/papierkram/internal/testoffice"
+
 	"bytes"
 	"context"
 	"flag"
@@ -20,7 +31,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 	"unsafe"
@@ -212,6 +222,20 @@ func scenarios() []scenario {
 			base: func(ctx context.Context, e *env) error {
 				return coldChromium(ctx, e, "report.html", "<html><body><pre>"+reportMarkdown()+"</pre></body></html>")
 			},
+		},
+		{
+			name: "word-2p-table-image", baseline: "cold soffice --convert-to pdf",
+			run: func(ctx context.Context, e *env) error {
+				return e.upload(ctx, "/v1/convert/word-to-pdf", "document", wordDoc())
+			},
+			base: func(ctx context.Context, e *env) error { return coldOffice(ctx, e, "doc.docx", wordDoc()) },
+		},
+		{
+			name: "excel-3-sheets", baseline: "cold soffice --convert-to pdf",
+			run: func(ctx context.Context, e *env) error {
+				return e.upload(ctx, "/v1/convert/excel-to-pdf", "document", workbook())
+			},
+			base: func(ctx context.Context, e *env) error { return coldOffice(ctx, e, "book.xlsx", workbook()) },
 		},
 		{
 			name: "page-count", baseline: "pdfinfo CLI",
@@ -454,4 +478,81 @@ func treeRSS(pid int) int64 {
 	}
 	walk(pid)
 	return total
+}
+
+// coldOffice is the baseline of the office scenarios: a new LibreOffice per document, as
+// soffice --convert-to runs it (a fresh profile, so that runs do not share state).
+func coldOffice(ctx context.Context, e *env, name string, doc []byte) error {
+	dir, err := os.MkdirTemp(e.dir, "cold-office-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, name)
+	if err := os.WriteFile(in, doc, 0o600); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "soffice", "--headless", "--norestore", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
+		"--convert-to", "pdf", "--outdir", dir, in)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	return cmd.Run()
+}
+
+var (
+	wordOnce, bookOnce   sync.Once
+	wordBytes, bookBytes []byte
+)
+
+// wordDoc is a two-page letter with a table and a logo, built once.
+func wordDoc() []byte {
+	wordOnce.Do(func() {
+		cell := func(s string) string { return `<w:tc><w:p><w:r><w:t>` + s + `</w:t></w:r></w:p></w:tc>` }
+		var rows strings.Builder
+		for i := 1; i <= 12; i++ {
+			rows.WriteString(`<w:tr>` + cell(fmt.Sprintf("Position %d", i)) + cell("Beratung und Umsetzung") + cell(fmt.Sprintf("%d,00 €", i*120)) + `</w:tr>`)
+		}
+		body := `<w:p><w:r><w:t xml:space="preserve">{{logo}} Papierkram Beispiel GmbH</w:t></w:r></w:p>` +
+			testoffice.Paragraphs("Angebot 2026-0042", strings.Repeat("Sehr geehrte Damen und Herren, wir bedanken uns für Ihre Anfrage. ", 12)) +
+			`<w:tbl><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="4"/><w:bottom w:val="single" w:sz="4"/><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>` + rows.String() + `</w:tbl>` +
+			testoffice.PageBreak + testoffice.Paragraphs("Allgemeine Geschäftsbedingungen", strings.Repeat("Es gelten unsere allgemeinen Geschäftsbedingungen in der jeweils gültigen Fassung. ", 30))
+		img := image.NewRGBA(image.Rect(0, 0, 240, 80))
+		for x := range 240 {
+			for y := range 80 {
+				img.Set(x, y, color.RGBA{uint8(x), 60, 120, 255})
+			}
+		}
+		var png bytes.Buffer
+		pngenc.Encode(&png, img)
+		out, err := docx.Fill(testoffice.Docx(body, nil, nil), map[string]any{"logo": map[string]any{"image": "data:image/png;base64," + base64.StdEncoding.EncodeToString(png.Bytes()), "width": "40mm"}})
+		if err != nil {
+			panic(err)
+		}
+		wordBytes = out
+	})
+	return wordBytes
+}
+
+// workbook has three sheets of 40 rows with formulas.
+func workbook() []byte {
+	bookOnce.Do(func() {
+		f := excelize.NewFile()
+		for s, name := range []string{"Umsatz", "Kosten", "Ergebnis"} {
+			if s == 0 {
+				f.SetSheetName("Sheet1", name)
+			} else {
+				f.NewSheet(name)
+			}
+			f.SetSheetRow(name, "A1", &[]any{"Monat", "Betrag", "Anteil"})
+			for i := 2; i <= 41; i++ {
+				f.SetSheetRow(name, fmt.Sprintf("A%d", i), &[]any{fmt.Sprintf("Monat %d", i-1), i * 1000})
+				f.SetCellFormula(name, fmt.Sprintf("C%d", i), fmt.Sprintf("B%d/SUM(B$2:B$41)", i))
+			}
+		}
+		buf, err := f.WriteToBuffer()
+		if err != nil {
+			panic(err)
+		}
+		bookBytes = buf.Bytes()
+	})
+	return bookBytes
 }
