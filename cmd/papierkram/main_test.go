@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/papierkram/papierkram/internal/testoffice"
 	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testpki"
 	"github.com/papierkram/papierkram/internal/testtool"
@@ -264,5 +265,28 @@ func TestXRechnungCommands(t *testing.T) {
 	os.WriteFile(bad, []byte("<!DOCTYPE x><x/>"), 0o600)
 	if _, code := run("xrechnung", "parse", bad); code != 2 {
 		t.Errorf("hostile XML: exit %d, want 2", code)
+	}
+}
+
+func TestConvertCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "brief.docx")
+	os.WriteFile(doc, testoffice.Simple("Hallo {{name}}"), 0o600)
+	vars := filepath.Join(dir, "vars.json")
+	os.WriteFile(vars, []byte(`{"name":"Welt"}`), 0o600)
+	out := filepath.Join(dir, "brief.pdf")
+	if b, err := exec.Command(bin, "convert", "word", "--vars", vars, "-o", out, doc).CombinedOutput(); err != nil {
+		t.Fatalf("convert word: %v\n%s", err, b)
+	}
+	pdf, _ := os.ReadFile(out)
+	if !strings.Contains(testtool.Text(t, pdf), "Hallo Welt") {
+		t.Error("template not filled")
+	}
+	bad := filepath.Join(dir, "bad.docx")
+	os.WriteFile(bad, []byte("nope"), 0o600)
+	err := exec.Command(bin, "convert", "word", "-o", filepath.Join(dir, "x.pdf"), bad).Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Errorf("bad document: %v, want exit 2", err)
 	}
 }
