@@ -224,3 +224,94 @@ func FuzzFill(f *testing.F) {
 		}
 	})
 }
+
+// TestReviewAndFonts: tracked changes accepted or shown, comments kept as annotations or
+// left out (a document with comments once crashed LibreOffice when loaded off its main
+// thread), Calibri falls back to metric-compatible Carlito, and RTF converts.
+func TestReviewAndFonts(t *testing.T) {
+	o, err := office.New(engine.Config{Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close(context.Background()) })
+	const relComments = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
+	const relLink = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
+	body := `<w:p><w:r><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr><w:t xml:space="preserve">Alt und </w:t></w:r>` +
+		`<w:ins w:id="1" w:author="Prüfer" w:date="2026-11-01T10:00:00Z"><w:r><w:t xml:space="preserve">eingefügt </w:t></w:r></w:ins>` +
+		`<w:del w:id="2" w:author="Prüfer" w:date="2026-11-01T10:00:00Z"><w:r><w:delText xml:space="preserve">gestrichen </w:delText></w:r></w:del>` +
+		`<w:commentRangeStart w:id="0"/><w:r><w:t>kommentiert</w:t></w:r><w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r></w:p>` +
+		`<w:p><w:hyperlink r:id="rIdL"><w:r><w:t>Papierkram Startseite</w:t></w:r></w:hyperlink></w:p>`
+	comments := part(`<w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0" w:author="Prüfer" w:date="2026-11-01T10:00:00Z" w:initials="P"><w:p><w:r><w:t>Bitte prüfen</w:t></w:r></w:p></w:comment></w:comments>`)
+	doc := testoffice.Docx(body, map[string][]byte{"word/comments.xml": comments},
+		map[string][2]string{"rIdC": {relComments, "comments.xml"}, "rIdL": {relLink, "https://papierkram.example/"}})
+	// The comments part needs its content type.
+	doc = withOverride(t, doc, "/word/comments.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml")
+	// The hyperlink relationship is external.
+	doc = withExternalLink(t, doc)
+
+	accepted, err := ToPDF(context.Background(), o, Request{Document: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := testtool.Text(t, accepted)
+	if !strings.Contains(text, "eingefügt") || strings.Contains(text, "gestrichen") {
+		t.Errorf("changes not accepted:\n%s", text)
+	}
+	qdf := testtool.Run(t, "qpdf", "--qdf", "--object-streams=disable", testtool.File(t, "a.pdf", accepted), "-")
+	// The comment's text, "Bitte " in UTF-16BE, in a text annotation.
+	if !strings.Contains(qdf, "/Subtype /Text") || !strings.Contains(qdf, "<feff004200690074007400650020") {
+		t.Error("the comment is not a PDF annotation")
+	}
+	if fonts := testtool.Run(t, "pdffonts", testtool.File(t, "f.pdf", accepted)); !strings.Contains(fonts, "Carlito") {
+		t.Errorf("Calibri did not fall back to Carlito:\n%s", fonts)
+	}
+
+	shown, err := ToPDF(context.Background(), o, Request{Document: doc, TrackChanges: "visualize", HideComments: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := testtool.Text(t, shown); !strings.Contains(text, "eingefügt") || !strings.Contains(text, "gestrichen") {
+		t.Errorf("changes not shown:\n%s", text)
+	}
+	if qdf := testtool.Run(t, "qpdf", "--qdf", "--object-streams=disable", testtool.File(t, "b.pdf", shown), "-"); strings.Contains(qdf, "/Subtype /Text") {
+		t.Error("hideComments kept the comment")
+	}
+
+	rtf := []byte(`{\rtf1\ansi\deff0{\fonttbl{\f0 Liberation Serif;}}\f0\fs24 Ein RTF-Dokument\par}`)
+	pdf, err := ToPDF(context.Background(), o, Request{Document: rtf, Filename: "brief.rtf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(testtool.Text(t, pdf), "Ein RTF-Dokument") {
+		t.Error("RTF not converted")
+	}
+}
+
+// withOverride adds a content-type override to a package.
+func withOverride(t *testing.T, doc []byte, partName, ct string) []byte {
+	p, err := Open(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := string(p.parts["[Content_Types].xml"])
+	p.put("[Content_Types].xml", []byte(strings.Replace(ctx, "</Types>", `<Override PartName="`+partName+`" ContentType="`+ct+`"/></Types>`, 1)))
+	out, err := p.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func withExternalLink(t *testing.T, doc []byte) []byte {
+	p, err := Open(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels := string(p.parts["word/_rels/document.xml.rels"])
+	p.put("word/_rels/document.xml.rels", []byte(strings.Replace(rels, `Target="https://papierkram.example/"`, `Target="https://papierkram.example/" TargetMode="External"`, 1)))
+	out, err := p.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -3,10 +3,13 @@
 # answering each with one JSON line on stdout. Started and stopped by engine/office.
 import json
 import sys
+import threading
 import time
 import traceback
 
 import uno
+import unohelper
+from com.sun.star.awt import XCallback
 from com.sun.star.beans import PropertyValue
 from com.sun.star.connection import NoConnectException
 
@@ -43,7 +46,6 @@ def convert(desktop, ctx, req):
     url = uno.systemPathToFileUrl(req["input"])
     load = (
         prop("Hidden", True),
-        prop("ReadOnly", True),
         prop("MacroExecutionMode", NEVER_EXECUTE),
         prop("UpdateDocMode", NO_UPDATE),
         prop("Password", ""),  # an encrypted document fails instead of asking
@@ -81,7 +83,6 @@ def convert(desktop, ctx, req):
         data = [
             prop("ExportBookmarks", True),
             prop("ExportNotes", not req.get("hideComments", False)),
-            prop("ExportNotesInMargin", False),
             prop("ExportLinksRelativeFsys", False),
             prop("ConvertOOoTargetToPDFTarget", True),
         ]
@@ -117,6 +118,26 @@ def convert(desktop, ctx, req):
                 pass
 
 
+class OnMainThread(unohelper.Base, XCallback):
+    """Runs a conversion on soffice's main thread. LibreOffice 7.4 aborts when a document
+    with comments is loaded from a remote UNO thread (their sidebar is built on load); the
+    main thread is where --convert-to loads too. URP keeps the thread identity of nested
+    calls, so the calls made inside notify() run on that thread."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.done = threading.Event()
+        self.result = None
+
+    def notify(self, data):
+        try:
+            self.result = self.fn()
+        except Exception:
+            self.result = {"ok": False, "kind": "bridge", "error": traceback.format_exc(limit=3)}
+        finally:
+            self.done.set()
+
+
 def main():
     pipe, timeout = sys.argv[1], float(sys.argv[2])
     try:
@@ -125,6 +146,7 @@ def main():
         answer({"ready": False, "error": str(e)})
         return 1
     desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    main_thread = ctx.ServiceManager.createInstanceWithContext("com.sun.star.awt.AsyncCallback", ctx)
     answer({"ready": True})
     for line in sys.stdin:
         line = line.strip()
@@ -132,7 +154,12 @@ def main():
             continue
         try:
             req = json.loads(line)
-            res = convert(desktop, ctx, req)
+            job = OnMainThread(lambda: convert(desktop, ctx, req))
+            main_thread.addCallback(job, None)
+            # No time limit here: the Go side kills soffice and this bridge when a
+            # conversion runs over its limit or soffice dies.
+            job.done.wait()
+            res = job.result
         except Exception:
             res = {"ok": False, "kind": "bridge", "error": traceback.format_exc(limit=3)}
         answer(res)

@@ -143,6 +143,7 @@ func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) {
 			return err
 		}
 		if !r.OK && (r.Kind == "crashed" || proc.Healthy(ctx) != nil) {
+			proc.log.Warn("office process failed during a conversion", "kind", r.Kind, "error", clip(r.Error), "stderr", clip(proc.stderr.String()))
 			proc.Stop() // the supervisor's health check then replaces it
 			return fault.New(fault.EngineUnavailable, "the office process stopped during the conversion; retry")
 		}
@@ -315,6 +316,8 @@ func (p *process) do(ctx context.Context, req request) (response, error) {
 			return response{}, fmt.Errorf("office bridge exited: %s", clip(p.stderr.String()))
 		}
 		return r, nil
+	case <-p.office.Done():
+		return response{OK: false, Kind: "crashed", Error: "soffice exited: " + clip(p.stderr.String())}, nil
 	case <-ctx.Done():
 		return response{}, ctx.Err()
 	}
