@@ -19,36 +19,38 @@ func lines(c *xmlc.Codec, inv *einvoice.Invoice) {
 		walk(inv.Lines, "")
 		return
 	}
-	type read struct {
-		l      einvoice.Line
-		parent string
+	items := c.Children("ram:IncludedSupplyChainTradeLineItem")
+	all := make([]einvoice.Line, len(items))
+	parents := make([]string, len(items))
+	nested := false
+	for i, n := range items {
+		c.Enter("ram:IncludedSupplyChainTradeLineItem", n, func() { line(c, &all[i], &parents[i]) })
+		nested = nested || parents[i] != ""
 	}
-	var all []read
-	for _, n := range c.Children("ram:IncludedSupplyChainTradeLineItem") {
-		var r read
-		c.Enter("ram:IncludedSupplyChainTradeLineItem", n, func() { line(c, &r.l, &r.parent) })
-		all = append(all, r)
+	if !nested {
+		inv.Lines = append(inv.Lines, all...)
+		return
 	}
 	// Attach children to parents: walk backwards so a parent has its whole subtree when
 	// it is itself attached (sub-lines follow their parent in document order).
 	byID := map[string]int{}
-	for i, r := range all {
-		if _, dup := byID[r.l.ID]; !dup {
-			byID[r.l.ID] = i
+	for i := range all {
+		if _, dup := byID[all[i].ID]; !dup {
+			byID[all[i].ID] = i
 		}
 	}
 	attached := make([]bool, len(all))
 	for i := len(all) - 1; i >= 0; i-- {
-		p, ok := byID[all[i].parent]
-		if all[i].parent == "" || !ok || p >= i {
+		p, ok := byID[parents[i]]
+		if parents[i] == "" || !ok || p >= i {
 			continue
 		}
-		all[p].l.SubLines = append([]einvoice.Line{all[i].l}, all[p].l.SubLines...)
+		all[p].SubLines = append([]einvoice.Line{all[i]}, all[p].SubLines...)
 		attached[i] = true
 	}
-	for i, r := range all {
+	for i := range all {
 		if !attached[i] {
-			inv.Lines = append(inv.Lines, r.l)
+			inv.Lines = append(inv.Lines, all[i])
 		}
 	}
 }

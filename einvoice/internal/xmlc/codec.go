@@ -15,7 +15,8 @@ import (
 // dropped again when nothing was written into it), Text/Attr/Dec move one value between the
 // tree and a Go field. Element names are "prefix:local" with the syntax's prefixes.
 type Codec struct {
-	slab    []Node // writer nodes, allocated in blocks
+	slab    []Node  // writer nodes, allocated in blocks
+	refs    []*Node // writer children lists, allocated in blocks
 	writing bool
 	cur     *Node
 	ns      map[string]string // prefix → URI
@@ -126,8 +127,22 @@ func (c *Codec) Elem(name string, f func()) {
 	n := c.node(name)
 	c.Enter(name, n, f)
 	if n.Text != "" || len(n.Kids) > 0 {
-		c.cur.Kids = append(c.cur.Kids, n)
+		c.add(n)
 	}
+}
+
+// add appends a written child to the current element. Children lists start in shared
+// blocks: growing each from nothing was most of a write's allocations.
+func (c *Codec) add(n *Node) {
+	const first = 8
+	if c.cur.Kids == nil {
+		if len(c.refs) < first {
+			c.refs = make([]*Node, 64*first)
+		}
+		c.cur.Kids = c.refs[:0:first]
+		c.refs = c.refs[first:]
+	}
+	c.cur.Kids = append(c.cur.Kids, n)
 }
 
 // Required is Elem for an element the schema requires even when it is empty.
@@ -139,7 +154,7 @@ func (c *Codec) Required(name string, f func()) {
 	n := c.node(name)
 	n.Keep = true
 	c.Enter(name, n, f)
-	c.cur.Kids = append(c.cur.Kids, n)
+	c.add(n)
 }
 
 // node makes a writer node; the qualified name is kept whole for Serialize.

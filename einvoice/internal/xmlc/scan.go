@@ -22,6 +22,7 @@ type scanner struct {
 	ns    []binding // in-scope namespace bindings, innermost last
 	slab  []Node    // nodes, allocated in blocks
 	kids  []*Node   // children of the open elements, each element's from its start
+	refs  []*Node   // the Kids of closed elements, allocated in blocks
 }
 
 type binding struct{ prefix, uri string }
@@ -234,10 +235,9 @@ func (p *scanner) element(depth int) *Node {
 		}
 	}
 	if len(p.slab) == 0 {
-		// One block for the document: each element ends with "</" or "/>" (a count that
-		// CDATA or comments can only make larger, and then a second block follows).
-		rest := p.s[p.i:]
-		p.slab = make([]Node, min(strings.Count(rest, "</")+strings.Count(rest, "/>")+1, MaxElements))
+		// One block for the document: an element has one or two "<" (a count that
+		// CDATA or comments make larger; the rare shortfall takes another block).
+		p.slab = make([]Node, min(strings.Count(p.s[p.i:], "<")/2+1, MaxElements))
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -289,8 +289,13 @@ func (p *scanner) resolve(qname string, element bool) (space, local string) {
 func (p *scanner) content(n *Node, qname string, depth int) {
 	start := len(p.kids)
 	defer func() {
-		if len(p.kids) > start {
-			n.Kids = append([]*Node(nil), p.kids[start:]...)
+		if k := len(p.kids) - start; k > 0 {
+			if len(p.refs) < k {
+				p.refs = make([]*Node, max(k, cap(p.slab)))
+			}
+			n.Kids = p.refs[:k:k]
+			p.refs = p.refs[k:]
+			copy(n.Kids, p.kids[start:])
 		}
 		p.kids = p.kids[:start]
 	}()
