@@ -89,9 +89,6 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p := r.Options.PageBetweenSheets; p != nil && !*p {
-		return nil, fault.New(fault.NotImplemented, "pageBetweenSheets=false (sheets continuing on the same page) is not supported yet; every sheet starts on a new page")
-	}
 	doc := r.Document
 	switch {
 	case r.Options.isZero():
@@ -103,7 +100,8 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 	default:
 		return nil, fault.New(fault.InvalidInput, "print options need an .xlsx or .xlsm workbook; this is a .%s file", kind)
 	}
-	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA})
+	join := r.Options.PageBetweenSheets != nil && !*r.Options.PageBetweenSheets
+	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, JoinSheets: join})
 }
 
 func (o Options) isZero() bool {

@@ -72,8 +72,6 @@ func pageSizes(t *testing.T, pdf []byte) [][2]float64 {
 
 func TestOptions(t *testing.T) {
 	o := pool(t)
-	no := false
-	_ = no
 	pdf, err := ToPDF(context.Background(), o, Request{Document: workbook(t), Filename: "bericht.xlsx", Options: Options{
 		Sheets: []string{"Umsatz", "Kosten"}, Orientation: "landscape", RepeatRows: "1:1", Gridlines: true,
 		Footer: "&CSeite &P von &N", Header: "&L&BQuartalsbericht&R&A", Margins: &Margins{Top: "20mm", Bottom: "20mm"},
@@ -118,6 +116,71 @@ func TestOptions(t *testing.T) {
 	}
 	if strings.Contains(last, "Außerhalb") {
 		t.Error("the workbook's own print area of Kosten was not honoured")
+	}
+}
+
+// TestJoinedSheets: with pageBetweenSheets=false, a sheet continues on the page where the
+// one before it ended, and the same workbook prints one page per sheet with the default.
+func TestJoinedSheets(t *testing.T) {
+	o := pool(t)
+	f := excelize.NewFile()
+	for i, name := range []string{"Januar", "Februar", "März"} {
+		if i == 0 {
+			f.SetSheetName("Sheet1", name)
+		} else {
+			f.NewSheet(name)
+		}
+		for r := 1; r <= 5; r++ {
+			f.SetSheetRow(name, "A"+strconv.Itoa(r), &[]any{fmt.Sprintf("%s Zeile %d", name, r), r * (i + 1)})
+		}
+	}
+	f.SetColWidth("Februar", "A", "A", 40)
+	f.MergeCell("März", "C1", "E1")
+	f.SetCellValue("März", "C1", "Zusammengefasst")
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	joined, err := ToPDF(context.Background(), o, Request{Document: buf.Bytes(), Filename: "q1.xlsx", Options: Options{PageBetweenSheets: &no}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtool.QPDFCheck(t, joined)
+	pages := testtool.PageTexts(t, joined)
+	if len(pages) != 1 {
+		t.Fatalf("joined sheets on %d pages, want 1", len(pages))
+	}
+	text := pages[0]
+	last := -1
+	for _, want := range []string{"Januar Zeile 1", "Januar Zeile 5", "Februar Zeile 1", "Februar Zeile 5", "März Zeile 1", "Zusammengefasst", "März Zeile 5"} {
+		at := strings.Index(text, want)
+		if at < 0 {
+			t.Fatalf("%q missing from the joined page: %q", want, text)
+		}
+		if at < last {
+			t.Errorf("%q out of order", want)
+		}
+		last = at
+	}
+	apart, err := ToPDF(context.Background(), o, Request{Document: buf.Bytes(), Filename: "q1.xlsx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(testtool.PageTexts(t, apart)); n != 3 {
+		t.Errorf("default: %d pages, want one per sheet", n)
+	}
+
+	// A long sheet: the next one starts on the page where it ends, print area honoured.
+	long, err := ToPDF(context.Background(), o, Request{Document: workbook(t), Filename: "b.xlsx", Options: Options{
+		Sheets: []string{"Umsatz", "Kosten"}, PageBetweenSheets: &no}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = testtool.PageTexts(t, long)
+	end := pages[len(pages)-1]
+	if len(pages) < 2 || !strings.Contains(end, "Position 120") || !strings.Contains(end, "Kostenart") || strings.Contains(end, "Außerhalb") {
+		t.Errorf("Kosten does not continue under the end of Umsatz (%d pages), last page: %q", len(pages), end)
 	}
 }
 

@@ -11,6 +11,7 @@ import uno
 import unohelper
 from com.sun.star.awt import XCallback
 from com.sun.star.beans import PropertyValue
+from com.sun.star.table import CellAddress
 from com.sun.star.connection import NoConnectException
 
 NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode
@@ -42,6 +43,65 @@ def answer(obj):
     sys.stdout.flush()
 
 
+def join_sheets(doc):
+    """Lays the printed part of every visible sheet, one under the other with an empty row
+    between, on one new sheet, and prints only that one: Calc always starts a sheet on a new
+    page, so this is how the sheets continue as soon as there is room. Cell contents,
+    formats, merges, row heights and the widest column widths carry over; drawings and
+    charts stay behind (copyRange moves cells only)."""
+    sheets = doc.getSheets()
+    sources = []
+    for i in range(sheets.getCount()):
+        sh = sheets.getByIndex(i)
+        if not sh.getPropertyValue("IsVisible"):
+            continue
+        areas = sh.getPrintAreas()
+        if not areas:
+            cur = sh.createCursor()
+            cur.gotoEndOfUsedArea(False)
+            end = cur.getRangeAddress()
+            areas = (sh.getCellRangeByPosition(0, 0, end.EndColumn, end.EndRow).getRangeAddress(),)
+        sources.append((sh, areas))
+    if len(sources) < 2:
+        return
+    name = "Papierkram"
+    while sheets.hasByName(name):
+        name += "_"
+    sheets.insertNewByName(name, sheets.getCount())
+    target = sheets.getByName(name)
+    tidx = sheets.getCount() - 1
+    first = sources[0][0]
+    target.setPropertyValue("PageStyle", first.getPropertyValue("PageStyle"))
+    dest = CellAddress()
+    dest.Sheet = tidx
+    row = 0
+    tcols = target.getColumns()
+    trows = target.getRows()
+    for sh, areas in sources:
+        cols = sh.getColumns()
+        rows = sh.getRows()
+        for a in areas:
+            dest.Column = 0
+            dest.Row = row
+            target.copyRange(dest, a)
+            for c in range(a.StartColumn, a.EndColumn + 1):
+                w = cols.getByIndex(c).getPropertyValue("Width")
+                tc = tcols.getByIndex(c - a.StartColumn)
+                if w > tc.getPropertyValue("Width"):
+                    tc.setPropertyValue("Width", w)
+            # Row by row over UNO is slow; beyond a few thousand rows heights stay optimal.
+            for r in range(a.StartRow, a.EndRow + 1 if a.EndRow - a.StartRow < 5000 else a.StartRow):
+                src = rows.getByIndex(r)
+                dst = trows.getByIndex(row + r - a.StartRow)
+                dst.setPropertyValue("Height", src.getPropertyValue("Height"))
+                if not src.getPropertyValue("IsVisible"):
+                    dst.setPropertyValue("IsVisible", False)
+            row += a.EndRow - a.StartRow + 2  # an empty row between the parts
+    doc.getCurrentController().setActiveSheet(target)
+    for sh, _ in sources:
+        sh.setPropertyValue("IsVisible", False)
+
+
 def convert(desktop, ctx, req):
     url = uno.systemPathToFileUrl(req["input"])
     load = (
@@ -65,6 +125,8 @@ def convert(desktop, ctx, req):
         writer = doc.supportsService("com.sun.star.text.TextDocument")
         if doc.supportsService("com.sun.star.sheet.SpreadsheetDocument"):
             doc.calculateAll()  # formulas without cached values, and stale ones
+            if req.get("joinSheets"):
+                join_sheets(doc)
         if writer:
             frame = doc.getCurrentController().getFrame()
             dispatcher = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)

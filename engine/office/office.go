@@ -105,6 +105,9 @@ type Job struct {
 	// TrackChanges "visualize" prints tracked changes as markup; anything else accepts them.
 	TrackChanges string
 	HideComments bool // leave comments out (else they become PDF annotations)
+	// JoinSheets prints a workbook's visible sheets one after the other on the same pages
+	// instead of each from a new page.
+	JoinSheets bool
 }
 
 // request and response are the bridge's protocol, one JSON object per line.
@@ -114,6 +117,7 @@ type request struct {
 	PDFA         bool   `json:"pdfa,omitempty"`
 	TrackChanges string `json:"trackChanges,omitempty"`
 	HideComments bool   `json:"hideComments,omitempty"`
+	JoinSheets   bool   `json:"joinSheets,omitempty"`
 }
 
 type response struct {
@@ -138,7 +142,7 @@ func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) {
 			return err
 		}
 		proc := w.Process().(*process)
-		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments})
+		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets})
 		if err != nil {
 			return err
 		}

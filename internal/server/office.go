@@ -35,7 +35,7 @@ var excelUpload = form{
 	{Name: "margins", Doc: `JSON object {"top","bottom","left","right"} of lengths ("15mm", "1in").`},
 	{Name: "headerFooter", Doc: `JSON object {"header","footer"} with spreadsheet codes &L &C &R &B &D &P &N &F &A, e.g. "&CPage &P of &N".`},
 	{Name: "sheets", Doc: `JSON array of sheet names; default: the visible sheets.`},
-	{Name: "pageBetweenSheets", Doc: "true (default): every sheet starts on a new page; false is not supported yet (501)."},
+	{Name: "pageBetweenSheets", Doc: "true (default): every sheet starts on a new page; false: a sheet continues on the page where the one before it ended (cells, formats, merges and row heights carry over; drawings and charts are left out in this mode)."},
 	{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A-3b output."},
 }
 

@@ -88,7 +88,7 @@ func TestExcelToPDF(t *testing.T) {
 		t.Errorf("detail %v", p["detail"])
 	}
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", buf.Bytes(), "gridlines", "ja"), 400, "invalid_input")
-	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", buf.Bytes(), "pageBetweenSheets", "false"), 501, "not_implemented")
+	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", buf.Bytes(), "pageBetweenSheets", "nein"), 400, "invalid_input")
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", []byte("PK\x03\x04garbage"), "orientation", "portrait"), 400, "invalid_input")
 	// A damaged workbook without options reaches LibreOffice, which cannot open it: 422.
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", append([]byte("PK\x03\x04"), make([]byte, 300)...)), 422, "unprocessable")
