@@ -1,0 +1,200 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
+)
+
+// Severity is how much a failed rule weighs: a fatal one makes the invoice invalid.
+type Severity string
+
+// The severities, named as in the official rule sets.
+const (
+	Fatal   Severity = "fatal"
+	Warning Severity = "warning"
+	Info    Severity = "information"
+)
+
+// N is an element of the document being checked, with its parent.
+type N struct {
+	*xmlc.Node
+	parent *N
+	kids   []*N
+	doc    *document
+	index  int // position in document order
+}
+
+type document struct {
+	root *N
+	all  []*N // document order
+	ns   map[string]string
+	// byLocal indexes elements by namespace and local name, for the // steps.
+	byName map[name][]*N
+}
+
+type name struct{ space, local string }
+
+func newDocument(root *xmlc.Node, ns map[string]string) *document {
+	d := &document{ns: ns, byName: map[name][]*N{}}
+	var build func(n *xmlc.Node, parent *N) *N
+	build = func(n *xmlc.Node, parent *N) *N {
+		w := &N{Node: n, parent: parent, doc: d, index: len(d.all)}
+		d.all = append(d.all, w)
+		k := name{n.Space, n.Local}
+		d.byName[k] = append(d.byName[k], w)
+		if len(n.Kids) > 0 {
+			w.kids = make([]*N, len(n.Kids))
+			for i, c := range n.Kids {
+				w.kids[i] = build(c, w)
+			}
+		}
+		return w
+	}
+	d.root = build(root, nil)
+	return d
+}
+
+// assert is one rule: its id, severity and test, true when the element passes.
+type assert struct {
+	id   string
+	flag Severity
+	msg  string // what the rule requires, in our words
+	test func(n *N) bool
+}
+
+// a makes an assertion.
+func a(id string, flag Severity, msg string, test func(n *N) bool) assert {
+	return assert{id: id, flag: flag, msg: msg, test: test}
+}
+
+// at matches elements by the end of their path: "cac:InvoiceLine/cac:InvoicePeriod" is an
+// InvoicePeriod whose parent is an InvoiceLine; a leading "/" anchors at the root. Several
+// alternatives may be given; an optional filter narrows them.
+func at(alternatives ...string) func(*N) bool {
+	var paths []*path
+	for _, p := range alternatives {
+		paths = append(paths, compile(p))
+	}
+	return func(n *N) bool {
+	next:
+		for _, p := range paths {
+			m := n
+			for i := len(p.steps) - 1; i >= 0; i-- {
+				s := p.steps[i]
+				if m == nil || (!s.any && (m.Local != s.local || m.Space != s.space)) {
+					continue next
+				}
+				m = m.parent
+			}
+			if p.root && m != nil {
+				continue
+			}
+			return true
+		}
+		return false
+	}
+}
+
+// atIf is at with a filter on the element.
+func atIf(filter func(*N) bool, alternatives ...string) func(*N) bool {
+	match := at(alternatives...)
+	return func(n *N) bool { return match(n) && filter(n) }
+}
+
+// rule binds assertions to a context.
+type rule struct {
+	context func(n *N) bool
+	asserts []assert
+}
+
+// pattern is an ordered list of rules; an element meets at most one rule of a pattern.
+type pattern []rule
+
+// Result is the outcome of one rule at one element.
+type Result struct {
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	Passed   bool     `json:"passed"`
+	Message  string   `json:"message"`
+	// Location is the XPath of the element the rule was checked at.
+	Location string `json:"location"`
+	Line     int    `json:"line,omitempty"`
+}
+
+// run checks every element against the patterns, in document order.
+func run(d *document, patterns []pattern, levels map[string]Severity) []Result {
+	var out []Result
+	for _, n := range d.all {
+		for _, p := range patterns {
+			for _, r := range p {
+				if !safe(r.context, n) {
+					continue
+				}
+				for _, a := range r.asserts {
+					flag := a.flag
+					if l, ok := levels[a.id]; ok {
+						flag = l
+					}
+					out = append(out, Result{ID: a.id, Severity: flag, Passed: safe(a.test, n), Message: a.msg, Location: n.XPath(), Line: n.Line})
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// safe runs a test; a test that trips over an input it did not expect fails rather than
+// taking the validator down (XPath raises a dynamic error there, which fails the rule too).
+func safe(test func(*N) bool, n *N) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return test(n)
+}
+
+// XPath is the element's path with positions, e.g.
+// /Invoice[1]/cac:InvoiceLine[2]/cbc:ID[1].
+func (n *N) XPath() string {
+	var parts []string
+	for c := n; c != nil; c = c.parent {
+		pos := 1
+		if c.parent != nil {
+			for _, s := range c.parent.kids {
+				if s == c {
+					break
+				}
+				if s.Local == c.Local && s.Space == c.Space {
+					pos++
+				}
+			}
+		}
+		parts = append(parts, c.prefixed()+"["+itoa(pos)+"]")
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// prefixed is the element's name with the conventional prefix of its namespace.
+func (n *N) prefixed() string {
+	for p, uri := range n.doc.ns {
+		if uri == n.Space && p != "" && p != "ubl" && p != "cn" {
+			return p + ":" + n.Local
+		}
+	}
+	return n.Local
+}

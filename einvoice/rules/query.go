@@ -1,0 +1,276 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/shopspring/decimal"
+)
+
+// The prefixes rule paths are written with, for both syntaxes.
+var prefixes = map[string]string{
+	"ubl": "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",
+	"cn":  "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2",
+	"cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
+	"cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
+	"ext": "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2",
+	"rsm": "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
+	"ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100",
+	"udt": "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100",
+	"qdt": "urn:un:unece:uncefact:data:standard:QualifiedDataType:100",
+}
+
+// step is one step of a path: a child name, the parent (".."), or any child ("*").
+type step struct {
+	name
+	up, any bool
+}
+
+// path is a compiled path: optionally from anywhere in the document ("//") or the root ("/").
+type path struct {
+	anywhere, root bool
+	steps          []step
+}
+
+var compiled sync.Map // string → *path
+
+func compile(p string) *path {
+	if c, ok := compiled.Load(p); ok {
+		return c.(*path)
+	}
+	c := &path{}
+	s := p
+	switch {
+	case strings.HasPrefix(s, "//"):
+		c.anywhere, s = true, s[2:]
+	case strings.HasPrefix(s, "/"):
+		c.root, s = true, s[1:]
+	}
+	for part := range strings.SplitSeq(s, "/") {
+		switch part {
+		case "..":
+			c.steps = append(c.steps, step{up: true})
+		case "*":
+			c.steps = append(c.steps, step{any: true})
+		case ".", "":
+		default:
+			pre, local, ok := strings.Cut(part, ":")
+			if !ok {
+				panic("rules: unprefixed name in path " + p)
+			}
+			uri, known := prefixes[pre]
+			if !known {
+				panic("rules: unknown prefix in path " + p)
+			}
+			c.steps = append(c.steps, step{name: name{uri, local}})
+		}
+	}
+	compiled.Store(p, c)
+	return c
+}
+
+// All is the elements at the path from n, in document order.
+func (n *N) All(p string) []*N {
+	c := compile(p)
+	var set []*N
+	steps := c.steps
+	switch {
+	case c.anywhere:
+		if len(steps) == 0 {
+			return nil
+		}
+		set = n.doc.byName[steps[0].name]
+		steps = steps[1:]
+	case c.root:
+		// The first step names the root element.
+		if len(steps) == 0 || (!steps[0].any && steps[0].name != (name{n.doc.root.Space, n.doc.root.Local})) {
+			return nil
+		}
+		set, steps = []*N{n.doc.root}, steps[1:]
+	default:
+		set = []*N{n}
+	}
+	for _, s := range steps {
+		var next []*N
+		for _, m := range set {
+			switch {
+			case s.up:
+				if m.parent != nil && (len(next) == 0 || next[len(next)-1] != m.parent) {
+					next = append(next, m.parent)
+				}
+			default:
+				for _, k := range m.kids {
+					if s.any || (k.Local == s.local && k.Space == s.space) {
+						next = append(next, k)
+					}
+				}
+			}
+		}
+		set = next
+		if len(set) == 0 {
+			return nil
+		}
+	}
+	return set
+}
+
+// One is the first element at the path, or nil.
+func (n *N) One(p string) *N {
+	if all := n.All(p); len(all) > 0 {
+		return all[0]
+	}
+	return nil
+}
+
+// Has tells whether the path leads to an element.
+func (n *N) Has(p string) bool { return len(n.All(p)) > 0 }
+
+// Count is the number of elements at the path.
+func (n *N) Count(p string) int { return len(n.All(p)) }
+
+// Str is the whitespace-normalised text of the first element at the path, "" if none.
+func (n *N) Str(p string) string {
+	if m := n.One(p); m != nil {
+		return m.Val()
+	}
+	return ""
+}
+
+// Val is the element's own text, whitespace-normalised (XPath normalize-space).
+func (n *N) Val() string { return norm(n.Text) }
+
+// AttrVal is the normalised value of an unqualified attribute, and whether it exists.
+func (n *N) AttrVal(local string) (string, bool) {
+	for _, a := range n.Attrs {
+		if a.Space == "" && a.Local == local {
+			return norm(a.Value), true
+		}
+	}
+	return "", false
+}
+
+func norm(s string) string {
+	if !strings.ContainsAny(s, " \t\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Is tells whether the element has the name, e.g. "cbc:InvoiceTypeCode".
+func (n *N) Is(qname string) bool {
+	s := compile(qname).steps[0]
+	return n.Local == s.local && n.Space == s.space
+}
+
+// Parent is the parent element, nil at the root.
+func (n *N) Parent() *N { return n.parent }
+
+// Dec is the xs:decimal value of the first element at the path; ok is false when there is
+// none. A value that is not a decimal panics with errNotDecimal, which fails the rule (as
+// the XPath cast does).
+func (n *N) Dec(p string) (d decimal.Decimal, ok bool) {
+	m := n.One(p)
+	if m == nil {
+		return d, false
+	}
+	return m.DecVal(), true
+}
+
+// DecVal is the element's own xs:decimal value (see Dec).
+func (n *N) DecVal() decimal.Decimal {
+	d, ok := parseDecimal(n.Val())
+	if !ok {
+		panic(errNotDecimal)
+	}
+	return d
+}
+
+type notDecimal struct{}
+
+var errNotDecimal notDecimal
+
+// parseDecimal reads the xs:decimal lexical form: an optional sign, digits with at most
+// one point, nothing else.
+func parseDecimal(s string) (decimal.Decimal, bool) {
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		case (c == '+' || c == '-') && i == 0:
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || len(s) > 60 {
+		return decimal.Decimal{}, false
+	}
+	d, err := decimal.NewFromString(strings.TrimPrefix(s, "+"))
+	return d, err == nil
+}
+
+// Sum adds the decimal values of the elements (XPath sum over xs:decimal).
+func Sum(ns []*N) decimal.Decimal {
+	s := decimal.Zero
+	for _, m := range ns {
+		s = s.Add(m.DecVal())
+	}
+	return s
+}
+
+// Where keeps the elements for which f holds.
+func Where(ns []*N, f func(*N) bool) []*N {
+	var out []*N
+	for _, m := range ns {
+		if f(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Any tells whether f holds for one of the elements.
+func Any(ns []*N, f func(*N) bool) bool {
+	for _, m := range ns {
+		if f(m) {
+			return true
+		}
+	}
+	return false
+}
+
+var hundred = decimal.NewFromInt(100)
+
+// round2 is the standard's rounding to two decimals: XPath round(x*100) div 100, which
+// rounds halves up towards positive infinity (-2.345 becomes -2.34).
+func round2(x decimal.Decimal) decimal.Decimal {
+	return x.Mul(hundred).Add(decimal.NewFromFloat(0.5)).Floor().Div(hundred)
+}
+
+// roundInt is XPath round(x).
+func roundInt(x decimal.Decimal) decimal.Decimal {
+	return x.Add(decimal.NewFromFloat(0.5)).Floor()
+}
+
+// decimals is the number of digits after the point as written.
+func decimals(s string) int {
+	_, frac, ok := strings.Cut(s, ".")
+	if !ok {
+		return 0
+	}
+	return len(frac)
+}
+
+// codeSet makes a code list from its space-separated codes.
+func codeSet(codes string) map[string]bool {
+	m := map[string]bool{}
+	for c := range strings.FieldsSeq(codes) {
+		m[c] = true
+	}
+	return m
+}
+
+// inList is the code list test: one code without spaces, in the list.
+func inList(list map[string]bool, v string) bool { return list[v] }
