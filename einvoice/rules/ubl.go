@@ -130,7 +130,9 @@ func ublModel() pattern {
 			a("BR-24", Fatal, "Each invoice line (BG-25) needs a net amount (BT-131).", has("cbc:LineExtensionAmount")),
 			a("BR-25", Fatal, "Each invoice line (BG-25) needs an item name (BT-153).", func(n *N) bool { return notBlank(n, "cac:Item/cbc:Name") }),
 			a("BR-26", Fatal, "Each invoice line (BG-25) needs an item net price (BT-146).", has("cac:Price/cbc:PriceAmount")),
-			a("BR-27", Fatal, "The item net price (BT-146) must not be negative.", func(n *N) bool { return anyDec(n, "cac:Price/cbc:PriceAmount", func(d decimal.Decimal) bool { return !d.IsNegative() }) }),
+			a("BR-27", Fatal, "The item net price (BT-146) must not be negative.", func(n *N) bool {
+				return anyDec(n, "cac:Price/cbc:PriceAmount", func(d decimal.Decimal) bool { return !d.IsNegative() })
+			}),
 			a("BR-28", Fatal, "The item gross price (BT-148) must not be negative.", func(n *N) bool {
 				return !n.Has("cac:Price/cac:AllowanceCharge/cbc:BaseAmount") || anyDec(n, "cac:Price/cac:AllowanceCharge/cbc:BaseAmount", func(d decimal.Decimal) bool { return !d.IsNegative() })
 			}),
@@ -434,7 +436,9 @@ func rawAttr(n *N, local string) string {
 
 func always(*N) bool { return true }
 
-func reason(n *N) bool { return n.Has("cbc:AllowanceChargeReason") || n.Has("cbc:AllowanceChargeReasonCode") }
+func reason(n *N) bool {
+	return n.Has("cbc:AllowanceChargeReason") || n.Has("cbc:AllowanceChargeReasonCode")
+}
 
 func vatCategoryID(n *N) bool { return Any(Where(n.All("cac:TaxCategory"), vat), has("cbc:ID")) }
 

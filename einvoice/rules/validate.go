@@ -8,7 +8,7 @@ import (
 
 // Rule sets by syntax, built once.
 var (
-	ublRules = sync.OnceValue(func() []pattern { return []pattern{ublModel()} })
+	ublRules = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublSyntax(), ublCodes()} })
 )
 
 // check runs the rule sets that apply to the root element.
