@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net"
@@ -256,6 +257,15 @@ func TestXRechnungCommands(t *testing.T) {
 	}
 	if out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("..", "..", "..", "shared", "corpus", "schemas", "ubl-2.1", "maindoc", "UBL-Invoice-2.1.xsd"), ublFile).CombinedOutput(); err != nil {
 		t.Fatalf("generated UBL invalid: %s", out)
+	}
+	if out, code := run("xrechnung", "validate", ciiFile, ublFile); code != 0 || strings.Count(out, ": valid (") != 2 {
+		t.Fatalf("validate: %d %s", code, out)
+	}
+	badFile := filepath.Join(dir, "bad.xml")
+	ubl, _ := os.ReadFile(ublFile)
+	os.WriteFile(badFile, bytes.Replace(ubl, []byte("<cbc:DocumentCurrencyCode>EUR"), []byte("<cbc:DocumentCurrencyCode>EUX"), 1), 0o600)
+	if out, code := run("xrechnung", "validate", "--details", ciiFile, badFile); code != 1 || !strings.Contains(out, "bad.xml: INVALID") || !strings.Contains(out, "BR-CL-04 [fatal]") {
+		t.Fatalf("validate of a bad invoice: %d %s", code, out)
 	}
 	back, code := run("xrechnung", "transform", "--to", "CII", ublFile)
 	if code != 0 || !strings.Contains(back, "rsm:CrossIndustryInvoice") {

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
 )
@@ -31,7 +33,7 @@ func printJSON(cmd *cobra.Command, v any) error {
 }
 
 func xrechnungCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "xrechnung", Short: "E-invoices (CII, UBL) on local files: generate, parse, detect, transform"}
+	cmd := &cobra.Command{Use: "xrechnung", Short: "E-invoices (CII, UBL) on local files: generate, parse, detect, transform, validate"}
 
 	var format, version, out string
 	generate := &cobra.Command{
@@ -114,6 +116,56 @@ func xrechnungCmd() *cobra.Command {
 	transform.Flags().StringVar(&target, "to", "UBL", "target syntax: UBL or CII")
 	outFlag(transform, &tout)
 
-	cmd.AddCommand(generate, parse, detect, transform)
+	var details, asJSON bool
+	validate := &cobra.Command{
+		Use: "validate FILE.xml...", Short: "Check e-invoices against the EN 16931 rules; exit status 1 when one is invalid", Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			invalid := 0
+			for _, name := range args {
+				b, err := readInput(name)
+				var r *rules.Report
+				if err == nil {
+					r, err = rules.Validate(b)
+				}
+				if err != nil {
+					invalid++
+					fmt.Fprintf(out, "%s: INVALID: %v\n", name, err)
+					continue
+				}
+				if asJSON {
+					if err := json.NewEncoder(out).Encode(struct {
+						File string `json:"file"`
+						*rules.Report
+					}{name, r}); err != nil {
+						return err
+					}
+				} else {
+					verdict := "valid"
+					if !r.Valid {
+						verdict = "INVALID"
+						invalid++
+					}
+					fmt.Fprintf(out, "%s: %s (%s %s, %d checks, %d errors, %d warnings)\n", name, verdict, r.Syntax, r.DocumentType, r.Summary.Checked, r.Summary.Errors, r.Summary.Warnings)
+				}
+				if !r.Valid && asJSON {
+					invalid++
+				}
+				if details && !asJSON {
+					for _, f := range r.Failed() {
+						fmt.Fprintf(out, "  %s [%s] %s at %s\n", f.ID, f.Severity, f.Message, f.Location)
+					}
+				}
+			}
+			if invalid > 0 {
+				return fmt.Errorf("%d of %d invoices invalid", invalid, len(args))
+			}
+			return nil
+		},
+	}
+	validate.Flags().BoolVarP(&details, "details", "d", false, "list each failed rule under its file")
+	validate.Flags().BoolVar(&asJSON, "json", false, "print each report as a JSON line")
+
+	cmd.AddCommand(generate, parse, detect, transform, validate)
 	return cmd
 }

@@ -1,22 +1,108 @@
 package rules
 
 import (
+	"errors"
 	"sync"
 
+	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
 )
 
 // Rule sets by syntax, built once.
 var (
-	ublRules = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublSyntax(), ublCodes()} })
+	ublRules      = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublSyntax(), ublCodes()} })
+	ublModelRules = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublCodes()} })
 )
 
-// check runs the rule sets that apply to the root element.
-func check(root *xmlc.Node) []Result {
-	d := newDocument(root, prefixes)
-	switch root.Space {
-	case prefixes["ubl"], prefixes["cn"]:
-		return run(d, ublRules(), nil)
+// Report is the verdict on one document.
+type Report struct {
+	// Valid means no fatal rule failed.
+	Valid        bool             `json:"valid"`
+	Syntax       syntax.Syntax    `json:"syntax"`
+	DocumentType string           `json:"documentType"`
+	Guideline    string           `json:"guideline,omitempty"`
+	Profile      einvoice.Profile `json:"profile,omitempty"`
+	// RuleSets names what was checked, e.g. "EN16931-UBL-model".
+	RuleSets []string `json:"ruleSets"`
+	// Basis says on which form of the document the rules ran when it is not the document
+	// itself.
+	Basis   string   `json:"basis,omitempty"`
+	Summary Summary  `json:"summary"`
+	Results []Result `json:"results"`
+}
+
+// Summary counts the results.
+type Summary struct {
+	Checked  int `json:"checked"`
+	Passed   int `json:"passed"`
+	Errors   int `json:"errors"`   // failed fatal rules
+	Warnings int `json:"warnings"` // failed warnings and information
+}
+
+// Validate checks an e-invoice (CII or UBL) against the rules of EN 16931. A document that
+// is not XML, or neither CII nor UBL, is an error; everything else is a report.
+func Validate(data []byte) (*Report, error) {
+	root, err := xmlc.Parse(data)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	in, err := syntax.Describe(root)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Syntax: in.Syntax, DocumentType: in.DocumentType, Guideline: in.Guideline, Profile: in.Profile}
+	switch in.Syntax {
+	case syntax.UBL:
+		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes"}
+		r.Results = run(newDocument(root, prefixes), ublRules(), nil)
+	case syntax.CII:
+		// The CII binding of the rules is not written yet: the business rules run on the
+		// UBL form of the document, which carries every business term (CEN/TS 16931-3).
+		r.RuleSets = []string{"EN16931-model (on the UBL mapping)", "EN16931-codes (on the UBL mapping)"}
+		r.Basis = "UBL mapping of the CII document; locations are UBL paths"
+		ubl, _, err := syntax.Transform(data, syntax.UBL)
+		if err != nil {
+			var f *fault.Error
+			if !errors.As(err, &f) {
+				return nil, err
+			}
+			r.Results = []Result{{ID: "CII-SYNTAX", Severity: Fatal, Message: f.Message, Location: "/"}}
+			break
+		}
+		mapped, err := xmlc.Parse(ubl)
+		if err != nil {
+			return nil, err
+		}
+		r.Results = run(newDocument(mapped, prefixes), ublModelRules(), nil)
+	}
+	r.tally()
+	return r, nil
+}
+
+func (r *Report) tally() {
+	r.Summary = Summary{Checked: len(r.Results)}
+	for _, x := range r.Results {
+		switch {
+		case x.Passed:
+			r.Summary.Passed++
+		case x.Severity == Fatal:
+			r.Summary.Errors++
+		default:
+			r.Summary.Warnings++
+		}
+	}
+	r.Valid = r.Summary.Errors == 0
+}
+
+// Failed is the results that did not pass.
+func (r *Report) Failed() []Result {
+	var out []Result
+	for _, x := range r.Results {
+		if !x.Passed {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -56,7 +56,7 @@ func TestVEFA(t *testing.T) {
 			if doc == nil {
 				t.Fatalf("%s test %d: no document", f, i)
 			}
-			results := check(doc)
+			results := run(newDocument(doc, prefixes), ublRules(), nil)
 			failed := map[string]Severity{}
 			for _, r := range results {
 				if !r.Passed {

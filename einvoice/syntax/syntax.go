@@ -94,6 +94,9 @@ next:
 	return n.Text
 }
 
+// Describe is Detect for a parsed document.
+func Describe(root *xmlc.Node) (Info, error) { return info(root) }
+
 // Detect names the syntax of an e-invoice.
 func Detect(data []byte) (Info, error) {
 	root, err := xmlc.Parse(data)

@@ -155,7 +155,7 @@ func (s *Server) registerPlanned() {
 
 	// XRechnung.
 	xml := file("The invoice XML.", "application/xml").body()
-	planned[struct{}](s, post, "/api/xrechnung/validate", "XRechnung", "Validate an e-invoice XML", "the validation issue", xml, jsonResponse, up)
+	_ = xml
 	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
 		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
 

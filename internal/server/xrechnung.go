@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 )
 
@@ -58,6 +60,7 @@ func (s *Server) registerXRechnung() {
 	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[einvoice.Decimal](), reflect.TypeFor[string]())
 	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[einvoice.Date](), reflect.TypeFor[string]())
 	invoiceSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[InvoiceData](), true, "")
+	s.validateRoute()
 	documentInvoice(s.api.OpenAPI().Components.Schemas)
 	example := GenerateRequest{Invoice: *einvoice.Example(), XRechnungFormat: "CII"}
 
@@ -130,6 +133,45 @@ func (s *Server) registerXRechnung() {
 			return nil, err
 		}
 		return xmlOutput(strings.TrimSuffix(f.Filename, ".xml")+"-"+strings.ToLower(string(target))+".xml", out), nil
+	}, up)
+}
+
+// ValidationReport is the verdict of /api/xrechnung/validate.
+type ValidationReport rules.Report
+
+type validateQuery struct {
+	Accept string `header:"Accept" doc:"text/html for a readable report page; JSON otherwise."`
+}
+
+// validate registers the XML validation endpoint.
+func (s *Server) validateRoute() {
+	up := s.uploads()
+	register(s, huma.Operation{
+		OperationID: "postXrechnungValidate", Method: http.MethodPost, Path: "/api/xrechnung/validate", Tags: []string{"XRechnung"}, Summary: "Validate an e-invoice XML",
+		Description: "Checks a UBL or CII invoice against the EN 16931 business rules (BR-*, BR-CO-*, BR-DEC-*, the VAT category rules), the code lists (BR-CL-*) and, for UBL, the syntax binding (UBL-SR-*, UBL-DT-*, UBL-CR-*), natively. " +
+			"`valid` is true when no fatal rule failed; `results` lists every rule checked with its id, severity, outcome, message and location (XPath). CII documents are checked on their UBL mapping for now (`basis` says so); the XRechnung CIUS (BR-DE-*) and the Factur-X profile rules are not checked yet. " +
+			"Send `Accept: text/html` for a report page.",
+		RequestBody: xmlUpload.body(),
+		Responses: map[string]*huma.Response{"200": {Description: "The report.", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ValidationReport](), true, "")},
+			"text/html":        {Schema: &huma.Schema{Type: "string"}}}}},
+	}, func(ctx context.Context, in *validateQuery) (*fileOutput, error) {
+		f, err := uploadedXML(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r, err := rules.Validate(f.Data)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(in.Accept, "text/html") {
+			return &fileOutput{ContentType: "text/html; charset=utf-8", Body: r.HTML()}, nil
+		}
+		body, err := json.Marshal((*ValidationReport)(r))
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "application/json", Body: body}, nil
 	}, up)
 }
 

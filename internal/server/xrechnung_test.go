@@ -1,12 +1,17 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,4 +170,53 @@ func TestOpenAPIDocumentsInvoiceData(t *testing.T) {
 	if gt := schemas["Totals"].(map[string]any)["properties"].(map[string]any)["grossTotal"].(map[string]any); gt["type"] != "string" || !strings.Contains(gt["description"].(string), "BT-112") {
 		t.Errorf("grossTotal: %v", gt)
 	}
+}
+
+// TestValidate: a corpus invoice is valid; the same with its amount due off by a cent is
+// not, and BR-CO-16 says where; the HTML page names the failed rule; non-XML is a 400.
+func TestValidate(t *testing.T) {
+	e := newTestEnv(t)
+	ublDoc := corpusFile(t, "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml")
+	rep := decode(t, e.upload("/api/xrechnung/validate", [2]any{"file", ublDoc}))
+	if rep["valid"] != true || rep["syntax"] != "UBL" {
+		t.Fatalf("corpus invoice: %v", rep["summary"])
+	}
+	if n := rep["summary"].(map[string]any)["checked"].(float64); n < 100 {
+		t.Errorf("only %v rules checked", n)
+	}
+
+	re := regexp.MustCompile(`<cbc:PayableAmount currencyID="EUR">([0-9.]+)</cbc:PayableAmount>`)
+	m := re.FindSubmatch(ublDoc)
+	if m == nil {
+		t.Fatal("no PayableAmount in the fixture")
+	}
+	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	broken := re.ReplaceAll(ublDoc, []byte(fmt.Sprintf(`<cbc:PayableAmount currencyID="EUR">%.2f</cbc:PayableAmount>`, v+0.01)))
+	rep = decode(t, e.upload("/api/xrechnung/validate", [2]any{"file", broken}))
+	if rep["valid"] != false {
+		t.Fatal("an amount due off by a cent passed")
+	}
+	found := false
+	for _, r := range rep["results"].([]any) {
+		r := r.(map[string]any)
+		if r["id"] == "BR-CO-16" && r["passed"] == false {
+			found = r["severity"] == "fatal" && strings.HasSuffix(r["location"].(string), "cac:LegalMonetaryTotal[1]")
+		}
+	}
+	if !found {
+		t.Error("BR-CO-16 did not fail at the monetary total")
+	}
+
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	w, _ := mw.CreateFormFile("file", "invoice.xml")
+	w.Write(broken)
+	mw.Close()
+	res := e.do("POST", "/api/xrechnung/validate", testKey, buf.Bytes(), "Content-Type", mw.FormDataContentType(), "Accept", "text/html")
+	page := readAll(t, res)
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "BR-CO-16") || !strings.Contains(string(page), "Invalid") {
+		t.Errorf("HTML report: %d %s %.300s", res.StatusCode, res.Header.Get("Content-Type"), page)
+	}
+
+	wantProblem(t, e.upload("/api/xrechnung/validate", [2]any{"file", []byte("not xml at all")}), 400, "invalid_input")
 }
