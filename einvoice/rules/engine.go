@@ -123,7 +123,7 @@ type Result struct {
 }
 
 // run checks every element against the patterns, in document order.
-func run(d *document, patterns []pattern, levels map[string]Severity) []Result {
+func run(d *document, patterns []pattern, skip map[string]bool) []Result {
 	var out []Result
 	for _, n := range d.all {
 		for _, p := range patterns {
@@ -132,11 +132,10 @@ func run(d *document, patterns []pattern, levels map[string]Severity) []Result {
 					continue
 				}
 				for _, a := range r.asserts {
-					flag := a.flag
-					if l, ok := levels[a.id]; ok {
-						flag = l
+					if skip[a.id] {
+						continue
 					}
-					out = append(out, Result{ID: a.id, Severity: flag, Passed: safe(a.test, n), Message: a.msg, Location: n.XPath(), Line: n.Line})
+					out = append(out, Result{ID: a.id, Severity: a.flag, Passed: safe(a.test, n), Message: a.msg, Location: n.XPath(), Line: n.Line})
 				}
 				break
 			}

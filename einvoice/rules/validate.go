@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -56,7 +57,12 @@ func Validate(data []byte) (*Report, error) {
 	switch in.Syntax {
 	case syntax.UBL:
 		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes"}
-		r.Results = run(newDocument(root, prefixes), ublRules(), nil)
+		patterns := ublRules()
+		if isXRechnung3(in.Guideline) {
+			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")
+			patterns = append(slices.Clip(patterns), xrUBL(in.Guideline)...)
+		}
+		r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(in.Guideline))
 	case syntax.CII:
 		// The CII binding of the rules is not written yet: the business rules run on the
 		// UBL form of the document, which carries every business term (CEN/TS 16931-3).

@@ -340,6 +340,9 @@ func (p *scanner) content(n *Node, qname string, depth int) {
 				t = text.String()
 			}
 			n.Text = strings.TrimSpace(t)
+			if len(n.Text) != len(t) {
+				n.raw = t
+			}
 			return
 		case strings.HasPrefix(rest, "<!--"):
 			p.comment()

@@ -23,6 +23,16 @@ type Node struct {
 	Line         int
 	Keep         bool   // written even when empty: the schema requires the element
 	Name         string // "prefix:local" of a node built by a Codec writer (its Space is not set)
+	raw          string // the text with its surrounding white space, when that differs
+}
+
+// RawText is the element's text as written, white space around it included (validation
+// rules that look at line breaks need it).
+func (n *Node) RawText() string {
+	if n.raw != "" {
+		return n.raw
+	}
+	return n.Text
 }
 
 // Attr is an attribute; Space is empty for unqualified attributes.

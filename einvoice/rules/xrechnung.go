@@ -1,0 +1,371 @@
+package rules
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+// XRechnung 3.0 guideline ids (BT-24): the CIUS, its extension and the Clean Vehicles
+// Directive variant.
+const (
+	xrCIUS      = einvoice.GuidelineXRechnung30
+	xrExtension = xrCIUS + "#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0"
+	xrCVD       = xrCIUS + "#compliant#urn:xeinkauf.de:kosit:xrechnung:cvd_0.9"
+)
+
+// The formats XRechnung prescribes for free text fields.
+var (
+	skonto    = regexp.MustCompile(`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`)
+	skontoTag = regexp.MustCompile(`#.+#`)
+	afterTags = regexp.MustCompile(`^\s*\n`)
+	email     = regexp.MustCompile(`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`)
+	telephone = regexp.MustCompile(`.*([0-9].*){3,}.*`)
+	uri       = regexp.MustCompile(`^([a-zA-Z])([a-zA-Z0-9+.-])+:.*`)
+	iban      = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{0,30}$`)
+	spaces    = regexp.MustCompile(`[ \n\r\t\s]`)
+)
+
+// The identifier schemes the XRechnung extension adds (DiGA), and the CVD classification.
+var (
+	digaSchemes = codeSet("XR01 XR02 XR03")
+	cvdVehicles = codeSet("M1 M2 M3 N1 N2 N3")
+	cvaCodes    = codeSet("clean zero-emission other")
+)
+
+// scenarioOff names the EN 16931 rules an XRechnung variant replaces with its own.
+func scenarioOff(guideline string) map[string]bool {
+	switch strings.TrimSpace(guideline) {
+	case xrExtension:
+		// BR-DEX-01 and BR-DEX-04..09 take their place: more MIME types, the DiGA
+		// identifier schemes, and prepaid amounts of sub-invoices in the amount due.
+		return map[string]bool{"BR-CL-10": true, "BR-CL-11": true, "BR-CL-21": true, "BR-CL-24": true, "BR-CL-25": true, "BR-CL-26": true, "BR-CO-16": true}
+	case xrCVD:
+		return map[string]bool{"BR-CL-13": true} // BR-TMP-CVD-01 adds the CVD scheme
+	}
+	return nil
+}
+
+// isXRechnung3 tells whether the guideline is one the XRechnung 3.0 rules apply to.
+func isXRechnung3(guideline string) bool {
+	return strings.HasPrefix(strings.TrimSpace(guideline), xrCIUS)
+}
+
+// ibanOK is the ISO 13616 check: the format, then the remainder 1 modulo 97.
+func ibanOK(raw string) bool {
+	s := spaces.ReplaceAllString(strings.Join(strings.Fields(raw), " "), "")
+	if !iban.MatchString(s) {
+		return false
+	}
+	r := s[4:] + strings.ToUpper(s[:2]) + s[2:4]
+	var digits strings.Builder
+	for _, c := range r {
+		if c > 64 {
+			digits.WriteString(itoa(int(c) - 55))
+		} else {
+			digits.WriteString(itoa(int(c) - 48))
+		}
+	}
+	n, ok := new(big.Int).SetString(digits.String(), 10)
+	return ok && new(big.Int).Mod(n, big.NewInt(97)).Int64() == 1
+}
+
+// skontoOK is BR-DE-18: every line of the first payment terms note that starts with '#'
+// is a well-formed discount line, and the note ends with a line break after the last one.
+func skontoOK(note string) bool {
+	for line := range strings.SplitSeq(regexp.MustCompile(`\r?\n`).ReplaceAllString(note, "\n"), "\n") {
+		if !strings.HasPrefix(norm(line), "#") {
+			continue
+		}
+		if !skonto.MatchString(norm(line)) {
+			return false
+		}
+		parts := skontoTag.Split(note, -1)
+		if !afterTags.MatchString(parts[len(parts)-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func blank(n *N, p string) bool { return !Any(n.All(p), func(m *N) bool { return m.Val() != "" }) }
+
+// xrUBL is the XRechnung 3.0 CIUS on UBL, with its extension and CVD patterns.
+func xrUBL(guideline string) []pattern {
+	g := strings.TrimSpace(guideline)
+	ext, cvd := g == xrExtension, g == xrCVD
+	vatCodes := codeSet("S Z E AE K G L M")
+	codeIn := func(ns []*N) bool { return Any(ns, func(m *N) bool { return vatCodes[m.Text] }) }
+	typeCodes := codeSet("326 380 384 389 381 875 876 877")
+	meansIn := func(codes ...string) func(*N) bool {
+		return func(pm *N) bool {
+			c := pm.Str("cbc:PaymentMeansCode")
+			for _, x := range codes {
+				if c == x {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	main := pattern{
+		{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
+			a("BR-DE-1", Fatal, "An XRechnung needs payment instructions (BG-16).", has("cac:PaymentMeans")),
+			a("BR-DE-15", Fatal, "An XRechnung needs the buyer reference (BT-10), the Leitweg-ID for public buyers.", func(n *N) bool { return !blank(n, "cbc:BuyerReference") }),
+			a("BR-DE-16", Fatal, "With VAT category S, Z, E, AE, K, G, L or M, the seller VAT identifier (BT-31), tax registration identifier (BT-32) or a tax representative (BG-11) is required.", func(n *N) bool {
+				allowances := Where(n.All("cac:AllowanceCharge"), func(ac *N) bool { return anyText(ac.All("cbc:ChargeIndicator"), "false") })
+				charges := Where(n.All("cac:AllowanceCharge"), func(ac *N) bool { return anyText(ac.All("cbc:ChargeIndicator"), "true") })
+				var ids []*N
+				for _, ac := range append(allowances, charges...) {
+					ids = append(ids, ac.All("cac:TaxCategory/cbc:ID")...)
+				}
+				ids = append(ids, uLinesAll(n, "cac:Item/cac:ClassifiedTaxCategory/cbc:ID")...)
+				if !codeIn(ids) {
+					return true
+				}
+				return n.Has("cac:TaxRepresentativeParty") || !blank(n, "cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID")
+			}),
+			a("BR-DE-17", Warning, "The invoice type code (BT-3) should be 326, 380, 384, 389, 381, 875, 876 or 877.", func(n *N) bool {
+				return typeCodes[n.Str("cbc:InvoiceTypeCode")] || typeCodes[n.Str("cbc:CreditNoteTypeCode")]
+			}),
+			a("BR-DE-18", Fatal, "Cash discount lines in the payment terms (BT-20) must read #SKONTO#TAGE=n#PROZENT=n.nn# (optionally #BASISBETRAG=n.nn#), each on its own line, the text ending with a line break.", func(n *N) bool {
+				note := n.One("cac:PaymentTerms/cbc:Note")
+				return note == nil || skontoOK(note.RawText())
+			}),
+			a("BR-DE-21", Warning, "The specification identifier (BT-24) should be the XRechnung 3.0 identifier (or its extension or CVD variant).", func(n *N) bool {
+				return Any(n.All("cbc:CustomizationID"), func(c *N) bool { return c.Text == xrCIUS || c.Text == xrExtension || c.Text == xrCVD })
+			}),
+			a("BR-DE-22", Fatal, "The file names of attached documents (BT-125) must be unique.", func(n *N) bool {
+				seen := map[string]bool{}
+				for _, r := range n.All("cac:AdditionalDocumentReference") {
+					dup := false
+					for _, o := range r.All("cac:Attachment/cbc:EmbeddedDocumentBinaryObject") {
+						if f, ok := attrRaw(o, "filename"); ok && seen[f] {
+							dup = true
+						}
+					}
+					if dup {
+						return false
+					}
+					for _, o := range r.All("cac:Attachment/cbc:EmbeddedDocumentBinaryObject") {
+						if f, ok := attrRaw(o, "filename"); ok {
+							seen[f] = true
+						}
+					}
+				}
+				return true
+			}),
+			a("BR-DE-26", Warning, "A corrected invoice (type 384) should reference the invoice it corrects (BG-3).", func(n *N) bool {
+				return !(n.Str("cbc:InvoiceTypeCode") == "384" || n.Str("cbc:CreditNoteTypeCode") == "384") || n.Has("cac:BillingReference/cac:InvoiceDocumentReference")
+			}),
+			a("BR-DE-30", Fatal, "A direct debit needs the bank assigned creditor identifier (BT-90).", func(n *N) bool {
+				if !n.Has("cac:PaymentMeans/cac:PaymentMandate") {
+					return true
+				}
+				sepa := func(id *N) bool { return rawAttr(id, "schemeID") == "SEPA" }
+				return Any(n.All("cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID"), sepa) || Any(n.All("cac:PayeeParty/cac:PartyIdentification/cbc:ID"), sepa)
+			}),
+			a("BR-DE-31", Fatal, "A direct debit needs the debited account identifier (BT-91).", func(n *N) bool {
+				return !n.Has("cac:PaymentMeans/cac:PaymentMandate") || n.Has("cac:PaymentMeans/cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID")
+			}),
+			a("BR-DE-TMP-32", Info, "Give the delivery date (BT-72), an invoicing period (BG-14) or a period on every line (BG-26).", func(n *N) bool {
+				if n.Has("cac:Delivery/cbc:ActualDeliveryDate") || n.Has("cac:InvoicePeriod") {
+					return true
+				}
+				for _, l := range uLines(n, "") {
+					if !l.Has("cac:InvoicePeriod") {
+						return false
+					}
+				}
+				return true
+			}),
+		}},
+		{at("/ubl:Invoice/cac:AdditionalDocumentReference/cac:Attachment/cac:ExternalReference", "/cn:CreditNote/cac:AdditionalDocumentReference/cac:Attachment/cac:ExternalReference"), []assert{
+			a("BR-TMP-2", Warning, "The external document location (BT-124) should be an absolute URL.", func(n *N) bool { return Any(n.All("cbc:URI"), func(u *N) bool { return uri.MatchString(u.Text) }) }),
+		}},
+		{at("/ubl:Invoice/cac:AccountingSupplierParty", "/cn:CreditNote/cac:AccountingSupplierParty"), []assert{
+			a("BR-DE-2", Fatal, "An XRechnung needs the seller contact (BG-6).", has("cac:Party/cac:Contact")),
+		}},
+		{at("/ubl:Invoice/cac:AccountingSupplierParty/cac:Party/cac:PostalAddress", "/cn:CreditNote/cac:AccountingSupplierParty/cac:Party/cac:PostalAddress"), []assert{
+			a("BR-DE-3", Fatal, "The seller city (BT-37) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-4", Fatal, "The seller post code (BT-38) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+		}},
+		{at("/ubl:Invoice/cac:AccountingSupplierParty/cac:Party/cac:Contact", "/cn:CreditNote/cac:AccountingSupplierParty/cac:Party/cac:Contact"), []assert{
+			a("BR-DE-5", Fatal, "The seller contact point (BT-41) is required.", func(n *N) bool { return !blank(n, "cbc:Name") }),
+			a("BR-DE-6", Fatal, "The seller contact telephone number (BT-42) is required.", func(n *N) bool { return !blank(n, "cbc:Telephone") }),
+			a("BR-DE-7", Fatal, "The seller contact email address (BT-43) is required.", func(n *N) bool { return !blank(n, "cbc:ElectronicMail") }),
+			a("BR-DE-27", Warning, "The seller contact telephone number (BT-42) should contain at least three digits.", func(n *N) bool { return telephone.MatchString(n.Str("cbc:Telephone")) }),
+			a("BR-DE-28", Warning, "The seller contact email address (BT-43) should be a valid address (one @, a domain with a dot).", func(n *N) bool { return email.MatchString(n.Str("cbc:ElectronicMail")) }),
+		}},
+		{at("/ubl:Invoice/cac:AccountingCustomerParty/cac:Party/cac:PostalAddress", "/cn:CreditNote/cac:AccountingCustomerParty/cac:Party/cac:PostalAddress"), []assert{
+			a("BR-DE-8", Fatal, "The buyer city (BT-52) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-9", Fatal, "The buyer post code (BT-53) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+		}},
+		{at("/ubl:Invoice/cac:Delivery/cac:DeliveryLocation/cac:Address", "/cn:CreditNote/cac:Delivery/cac:DeliveryLocation/cac:Address"), []assert{
+			a("BR-DE-10", Fatal, "The deliver-to city (BT-77) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-11", Fatal, "The deliver-to post code (BT-78) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+		}},
+		{atIf(meansIn("30", "58"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
+			a("BR-DE-19", Warning, "For a SEPA credit transfer (58) the payment account (BT-84) should be a valid IBAN.", func(n *N) bool {
+				return n.Str("cbc:PaymentMeansCode") != "58" || ibanOK(textOf(n.One("cac:PayeeFinancialAccount/cbc:ID")))
+			}),
+			a("BR-DE-23-a", Fatal, "A credit transfer (30, 58) needs the credit transfer information (BG-17).", has("cac:PayeeFinancialAccount")),
+			a("BR-DE-23-b", Fatal, "A credit transfer (30, 58) has no card (BG-18) or direct debit (BG-19) information.", func(n *N) bool { return !n.Has("cac:CardAccount") && !n.Has("cac:PaymentMandate") }),
+		}},
+		{atIf(meansIn("48", "54", "55"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
+			a("BR-DE-24-a", Fatal, "A card payment (48, 54, 55) needs the payment card information (BG-18).", has("cac:CardAccount")),
+			a("BR-DE-24-b", Fatal, "A card payment (48, 54, 55) has no credit transfer (BG-17) or direct debit (BG-19) information.", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:PaymentMandate") }),
+		}},
+		{atIf(meansIn("59"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
+			a("BR-DE-20", Warning, "For a SEPA direct debit (59) the debited account (BT-91) should be a valid IBAN.", func(n *N) bool {
+				return ibanOK(textOf(n.One("cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID")))
+			}),
+			a("BR-DE-25-a", Fatal, "A direct debit (59) needs the direct debit information (BG-19).", has("cac:PaymentMandate")),
+			a("BR-DE-25-b", Fatal, "A direct debit (59) has no credit transfer (BG-17) or card (BG-18) information.", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:CardAccount") }),
+		}},
+		{at("/ubl:Invoice/cac:TaxTotal/cac:TaxSubtotal", "/cn:CreditNote/cac:TaxTotal/cac:TaxSubtotal"), []assert{
+			a("BR-DE-14", Fatal, "Every VAT breakdown needs a VAT rate (BT-119), also 0 for exempt categories.", func(n *N) bool { return !blank(n, "cac:TaxCategory/cbc:Percent") }),
+		}},
+	}
+	out := []pattern{main}
+	if ext {
+		extCodes := func(attr string, lists ...map[string]bool) func(*N) bool {
+			return func(n *N) bool {
+				v, _ := n.AttrVal(attr)
+				for _, l := range lists {
+					if l[v] {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		out = append(out, pattern{
+			{at("cbc:EmbeddedDocumentBinaryObject"), []assert{
+				a("BR-DEX-01", Fatal, "An attached document (BT-125) in the extension must be PDF, PNG, JPEG, CSV, XLSX, ODS or XML.", func(n *N) bool {
+					return mime[rawAttr(n, "mimeCode")] || rawAttr(n, "mimeCode") == "application/xml"
+				}),
+			}},
+			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
+				a("BR-DEX-03", Fatal, "Each sub-invoice line item has exactly one VAT category (BG-DEX-06).", func(n *N) bool {
+					return !Any(n.All("//cac:SubInvoiceLine"), func(s *N) bool {
+						return Any(s.All("cac:Item"), func(it *N) bool { return it.Count("cac:ClassifiedTaxCategory") != 1 })
+					})
+				}),
+			}},
+			{at("cac:LegalMonetaryTotal"), []assert{
+				a("BR-DEX-09", Fatal, "The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus third-party prepaid amounts (BT-DEX-002) plus the rounding amount (BT-114).", func(n *N) bool {
+					opt := func(p string) decimal.Decimal {
+						if d, ok := n.Dec(p); ok {
+							return d
+						}
+						return decimal.Zero
+					}
+					third := decimal.Zero
+					if paid := n.All("../cac:PrepaidPayment/cbc:PaidAmount"); Any(paid, func(m *N) bool { return m.Val() != "" }) {
+						third = Sum(paid)
+					}
+					due, ok1 := n.Dec("cbc:PayableAmount")
+					incl, ok2 := n.Dec("cbc:TaxInclusiveAmount")
+					return ok1 && ok2 && round2(due.Sub(opt("cbc:PayableRoundingAmount"))).Equal(round2(incl.Sub(opt("cbc:PrepaidAmount")).Add(third)))
+				}),
+			}},
+			{atIf(hasAttr("schemeID"), "cac:PartyIdentification/cbc:ID"), []assert{
+				a("BR-DEX-04", Fatal, "The scheme of a party identifier must be from ISO 6523 ICD or XR01-XR03 (SEPA only for seller or payee).", func(n *N) bool {
+					if extCodes("schemeID", icd, digaSchemes)(n) {
+						return true
+					}
+					v, _ := n.AttrVal("schemeID")
+					if v != "SEPA" {
+						return false
+					}
+					for m := n.parent; m != nil; m = m.parent {
+						if m.Is("cac:AccountingSupplierParty") || m.Is("cac:PayeeParty") {
+							return true
+						}
+					}
+					return false
+				}),
+			}},
+			{atIf(hasAttr("schemeID"), "cac:PartyLegalEntity/cbc:CompanyID"), []assert{
+				a("BR-DEX-05", Fatal, "The scheme of a legal registration identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+			}},
+			{atIf(hasAttr("schemeID"), "cac:StandardItemIdentification/cbc:ID"), []assert{
+				a("BR-DEX-06", Fatal, "The scheme of an item standard identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+			}},
+			{atIf(hasAttr("schemeID"), "cbc:EndpointID"), []assert{
+				a("BR-DEX-07", Fatal, "The scheme of an electronic address must be from the CEF EAS list or XR01-XR03.", extCodes("schemeID", eas, digaSchemes)),
+			}},
+			{atIf(hasAttr("schemeID"), "cac:DeliveryLocation/cbc:ID"), []assert{
+				a("BR-DEX-08", Fatal, "The scheme of a deliver-to location identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+			}},
+			{at("/ubl:Invoice/cac:PrepaidPayment"), []assert{
+				a("BR-DEX-10", Fatal, "A third-party payment (BG-DEX-09) needs its type (BT-DEX-001).", func(n *N) bool { return !blank(n, "cbc:ID") }),
+				a("BR-DEX-11", Fatal, "A third-party payment (BG-DEX-09) needs its amount (BT-DEX-002).", func(n *N) bool { return !blank(n, "cbc:PaidAmount") }),
+				a("BR-DEX-12", Fatal, "A third-party payment (BG-DEX-09) needs its description (BT-DEX-003).", func(n *N) bool { return !blank(n, "cbc:InstructionID") }),
+				a("BR-DEX-13", Fatal, "A third-party payment amount (BT-DEX-002) has at most 2 decimals.", maxDecimals("cbc:PaidAmount")),
+				a("BR-DEX-14", Fatal, "A third-party payment amount is in the invoice currency (BT-5).", func(n *N) bool {
+					return Any(n.All("cbc:PaidAmount"), func(p *N) bool { return anyText(n.All("../cbc:DocumentCurrencyCode"), rawAttr(p, "currencyID")) })
+				}),
+			}},
+		})
+	}
+	if cvd {
+		out = append(out, pattern{
+			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
+				a("BR-DE-CVD-02", Fatal, "A clean vehicles invoice needs the tender or lot reference (BT-17).", func(n *N) bool { return !blank(n, "cac:OriginatorDocumentReference/cbc:ID") }),
+				a("BR-DE-CVD-01", Fatal, "A clean vehicles invoice needs the contract reference (BT-12).", func(n *N) bool { return !blank(n, "cac:ContractDocumentReference/cbc:ID") }),
+				a("BR-DE-CVD-03", Fatal, "A clean vehicles invoice needs at least one item classified CVD with a 'cva' attribute.", func(n *N) bool {
+					return Any(uLinesAll(n, "cac:Item"), cvdItem)
+				}),
+			}},
+			{at("cac:InvoiceLine/cac:Item", "cac:CreditNoteLine/cac:Item"), []assert{
+				a("BR-DE-CVD-06-a", Fatal, "An item classified CVD has exactly one 'cva' attribute.", func(n *N) bool {
+					return !Any(n.All("cac:CommodityClassification/cbc:ItemClassificationCode"), cvdCode) || len(Where(n.All("cac:AdditionalItemProperty"), cva)) == 1
+				}),
+				a("BR-DE-CVD-06-b", Fatal, "An item with a 'cva' attribute is classified CVD exactly once.", func(n *N) bool {
+					return !Any(n.All("cac:AdditionalItemProperty"), cva) || len(Where(n.All("cac:CommodityClassification/cbc:ItemClassificationCode"), cvdCode)) == 1
+				}),
+			}},
+			{at("cac:InvoiceLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode", "cac:CreditNoteLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode"), []assert{
+				a("BR-TMP-CVD-01", Fatal, "The item classification scheme must be from UNTDID 7143 or CVD.", func(n *N) bool {
+					v, _ := n.AttrVal("listID")
+					return v == "CVD" || untdid7143[v]
+				}),
+				a("BR-DE-CVD-04", Fatal, "A CVD vehicle category is M1, M2, M3, N1, N2 or N3.", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
+			}},
+			{atIf(cva, "cac:InvoiceLine/cac:Item/cac:AdditionalItemProperty", "cac:CreditNoteLine/cac:Item/cac:AdditionalItemProperty"), []assert{
+				a("BR-DE-CVD-05", Fatal, "The 'cva' value is clean, zero-emission or other.", func(n *N) bool { return cvaCodes[n.Str("cbc:Value")] }),
+			}},
+		})
+	}
+	return out
+}
+
+func cvdCode(c *N) bool { return rawAttr(c, "listID") == "CVD" }
+func cva(p *N) bool     { return anyText(p.All("cbc:Name"), "cva") }
+func cvdItem(it *N) bool {
+	return Any(it.All("cac:CommodityClassification/cbc:ItemClassificationCode"), cvdCode) && Any(it.All("cac:AdditionalItemProperty"), cva)
+}
+
+// uLinesAll is the path below every invoice or credit note line.
+func uLinesAll(n *N, p string) []*N {
+	var out []*N
+	for _, l := range uLines(n, "") {
+		out = append(out, l.All(p)...)
+	}
+	return out
+}
+
+func attrRaw(n *N, local string) (string, bool) {
+	for _, at := range n.Attrs {
+		if at.Space == "" && at.Local == local {
+			return at.Value, true
+		}
+	}
+	return "", false
+}
