@@ -81,7 +81,12 @@ func Validate(data []byte) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Results = run(newDocument(mapped, prefixes), ublModelRules(), nil)
+		patterns := ublModelRules()
+		if isXRechnung3(in.Guideline) {
+			r.RuleSets = append(r.RuleSets, "XRechnung 3.0 (on the UBL mapping)")
+			patterns = append(slices.Clip(patterns), xrUBL(in.Guideline)...)
+		}
+		r.Results = run(newDocument(mapped, prefixes), patterns, scenarioOff(in.Guideline))
 	}
 	r.tally()
 	return r, nil

@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice/internal/corpus"
+)
+
+// TestMutations breaks valid invoices one term at a time (a missing mandatory term, a total
+// off by a cent, a wrong code) and asserts that the rule for it fails, with its severity,
+// in both syntaxes.
+func TestMutations(t *testing.T) {
+	const (
+		ubl = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
+		cii = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"
+	)
+	cases := []struct {
+		file, old, new, rule string
+		flag                 Severity
+	}{
+		// UBL
+		{ubl, `<cbc:BuyerReference>04011000-12345-03</cbc:BuyerReference>`, ``, "BR-DE-15", Fatal},
+		{ubl, `<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>`, `<cbc:InvoiceTypeCode>999</cbc:InvoiceTypeCode>`, "BR-CL-01", Fatal},
+		{ubl, `<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>`, `<cbc:InvoiceTypeCode>383</cbc:InvoiceTypeCode>`, "BR-DE-17", Warning},
+		{ubl, `<cbc:TaxExclusiveAmount currencyID="EUR">314.86</cbc:TaxExclusiveAmount>`, `<cbc:TaxExclusiveAmount currencyID="EUR">314.87</cbc:TaxExclusiveAmount>`, "BR-CO-13", Fatal},
+		{ubl, `<cbc:LineExtensionAmount currencyID="EUR">314.86</cbc:LineExtensionAmount>`, `<cbc:LineExtensionAmount currencyID="EUR">314.85</cbc:LineExtensionAmount>`, "BR-CO-10", Fatal},
+		{ubl, `<cbc:ID>DE79000000001234567890</cbc:ID>`, `<cbc:ID>DE79000000001234567891</cbc:ID>`, "BR-DE-19", Warning},
+		{ubl, `<cbc:ElectronicMail>seller@email.de</cbc:ElectronicMail>`, `<cbc:ElectronicMail>seller-at-email</cbc:ElectronicMail>`, "BR-DE-28", Warning},
+		{ubl, `<cbc:PostalZone>12345</cbc:PostalZone>`, ``, "BR-DE-4", Fatal},
+		{ubl, `<cbc:LineExtensionAmount currencyID="EUR">26.07</cbc:LineExtensionAmount>`, `<cbc:LineExtensionAmount currencyID="EUR">26.071</cbc:LineExtensionAmount>`, "BR-DEC-23", Fatal},
+		{ubl, `<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>`, `<cbc:DocumentCurrencyCode>EURO</cbc:DocumentCurrencyCode>`, "BR-CL-04", Fatal},
+		// CII
+		{cii, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference>`, ``, "BR-DE-15", Fatal},
+		{cii, `<ram:TaxBasisTotalAmount>314.86</ram:TaxBasisTotalAmount>`, `<ram:TaxBasisTotalAmount>314.87</ram:TaxBasisTotalAmount>`, "BR-CO-13", Fatal},
+		{cii, `<ram:LineTotalAmount>314.86</ram:LineTotalAmount>`, `<ram:LineTotalAmount>314.85</ram:LineTotalAmount>`, "BR-CO-10", Fatal},
+		{cii, `<ram:IBANID>DE79000000001234567890</ram:IBANID>`, `<ram:IBANID>DE79000000001234567891</ram:IBANID>`, "BR-DE-19", Warning},
+		{cii, `<ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>999</ram:TypeCode>`, "BR-CL-01", Fatal},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Ext(strings.TrimSuffix(c.file, ".xml"))+c.rule, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(corpus.Dir(t), c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), c.old) {
+				t.Fatalf("%q not in %s", c.old, c.file)
+			}
+			r, err := Validate([]byte(strings.Replace(string(data), c.old, c.new, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range r.Failed() {
+				if x.ID == c.rule {
+					if x.Severity != c.flag {
+						t.Errorf("%s failed as %s, want %s", c.rule, x.Severity, c.flag)
+					}
+					if c.flag == Fatal && r.Valid {
+						t.Error("a fatal failure, yet valid")
+					}
+					return
+				}
+			}
+			t.Errorf("%s did not fail; failed: %v", c.rule, r.Failed())
+		})
+	}
+}
