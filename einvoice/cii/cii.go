@@ -371,7 +371,7 @@ func settlement(c *xmlc.Codec, inv *einvoice.Invoice) {
 	c.Elem("ram:BillingSpecifiedPeriod", func() { period(c, &inv.InvoicingPeriod) })
 	allowanceCharges(c, &inv.Allowances, &inv.Charges, true)
 	c.Elem("ram:SpecifiedTradePaymentTerms", func() {
-		c.Text("ram:Description", &inv.PaymentTerms)
+		c.Lines("ram:Description", &inv.PaymentTerms)
 		date(c, "ram:DueDateDateTime", "udt:DateTimeString", &inv.DueDate)
 		c.Text("ram:DirectDebitMandateID", &pay.DirectDebit.MandateID)
 	})

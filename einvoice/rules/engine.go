@@ -71,12 +71,20 @@ func a(id string, flag Severity, msg string, test func(n *N) bool) assert {
 // at matches elements by the end of their path: "cac:InvoiceLine/cac:InvoicePeriod" is an
 // InvoicePeriod whose parent is an InvoiceLine; a leading "/" anchors at the root. Several
 // alternatives may be given; an optional filter narrows them.
-func at(alternatives ...string) func(*N) bool {
+func at(alternatives ...string) context {
 	var paths []*path
+	var locals []string
 	for _, p := range alternatives {
-		paths = append(paths, compile(p))
+		c := compile(p)
+		paths = append(paths, c)
+		if last := c.steps[len(c.steps)-1]; !last.any && !last.up {
+			locals = append(locals, last.local)
+		} else {
+			locals = nil // any element: no index
+			break
+		}
 	}
-	return func(n *N) bool {
+	return context{locals: locals, match: func(n *N) bool {
 	next:
 		for _, p := range paths {
 			m := n
@@ -93,23 +101,80 @@ func at(alternatives ...string) func(*N) bool {
 			return true
 		}
 		return false
-	}
+	}}
 }
 
 // atIf is at with a filter on the element.
-func atIf(filter func(*N) bool, alternatives ...string) func(*N) bool {
-	match := at(alternatives...)
-	return func(n *N) bool { return match(n) && filter(n) }
+func atIf(filter func(*N) bool, alternatives ...string) context {
+	c := at(alternatives...)
+	match := c.match
+	c.match = func(n *N) bool { return match(n) && filter(n) }
+	return c
+}
+
+// where is a context given by a test alone; it is tried on every element.
+func where(f func(*N) bool) context { return context{match: f} }
+
+// context selects the elements a rule applies to. locals, when set, are the local names
+// the elements can have, so that a pattern can skip rules that cannot match.
+type context struct {
+	locals []string
+	match  func(*N) bool
 }
 
 // rule binds assertions to a context.
 type rule struct {
-	context func(n *N) bool
+	context context
 	asserts []assert
 }
 
 // pattern is an ordered list of rules; an element meets at most one rule of a pattern.
 type pattern []rule
+
+// compiled is a pattern indexed by local name: for each name, the rules that may match
+// elements of that name, in pattern order.
+type compiled struct {
+	rules   []rule
+	byLocal map[string][]int
+	any     []int // rules that may match any element
+}
+
+func compilePattern(p pattern) *compiled {
+	c := &compiled{rules: p, byLocal: map[string][]int{}}
+	for i, r := range p {
+		if r.context.locals == nil {
+			c.any = append(c.any, i)
+		}
+	}
+	for i, r := range p {
+		for _, l := range r.context.locals {
+			if ids := c.byLocal[l]; len(ids) == 0 || ids[len(ids)-1] != i {
+				c.byLocal[l] = append(ids, i)
+			}
+		}
+	}
+	// Merge the rules for any element into every list, keeping pattern order.
+	for l, ids := range c.byLocal {
+		c.byLocal[l] = mergeSorted(ids, c.any)
+	}
+	return c
+}
+
+func mergeSorted(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		default:
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return out
+}
 
 // Result is the outcome of one rule at one element.
 type Result struct {
@@ -123,19 +188,25 @@ type Result struct {
 }
 
 // run checks every element against the patterns, in document order.
-func run(d *document, patterns []pattern, skip map[string]bool) []Result {
+func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 	var out []Result
 	for _, n := range d.all {
 		for _, p := range patterns {
-			for _, r := range p {
-				if !safe(r.context, n) {
+			ids, ok := p.byLocal[n.Local]
+			if !ok {
+				ids = p.any
+			}
+			for _, i := range ids {
+				r := p.rules[i]
+				if !safe(r.context.match, n) {
 					continue
 				}
+				loc := n.XPath()
 				for _, a := range r.asserts {
 					if skip[a.id] {
 						continue
 					}
-					out = append(out, Result{ID: a.id, Severity: a.flag, Passed: safe(a.test, n), Message: a.msg, Location: n.XPath(), Line: n.Line})
+					out = append(out, Result{ID: a.id, Severity: a.flag, Passed: safe(a.test, n), Message: a.msg, Location: loc, Line: n.Line})
 				}
 				break
 			}
@@ -190,10 +261,19 @@ func itoa(i int) string {
 
 // prefixed is the element's name with the conventional prefix of its namespace.
 func (n *N) prefixed() string {
-	for p, uri := range n.doc.ns {
-		if uri == n.Space && p != "" && p != "ubl" && p != "cn" {
-			return p + ":" + n.Local
-		}
+	if p := prefixOf[n.Space]; p != "" {
+		return p + ":" + n.Local
 	}
 	return n.Local
 }
+
+// prefixOf names the namespaces in locations; the document element goes unprefixed.
+var prefixOf = func() map[string]string {
+	m := map[string]string{}
+	for p, uri := range prefixes {
+		if p != "ubl" && p != "cn" {
+			m[uri] = p
+		}
+	}
+	return m
+}()

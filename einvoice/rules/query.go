@@ -32,10 +32,10 @@ type path struct {
 	steps          []step
 }
 
-var compiled sync.Map // string → *path
+var pathCache sync.Map // string → *path
 
 func compile(p string) *path {
-	if c, ok := compiled.Load(p); ok {
+	if c, ok := pathCache.Load(p); ok {
 		return c.(*path)
 	}
 	c := &path{}
@@ -65,7 +65,7 @@ func compile(p string) *path {
 			c.steps = append(c.steps, step{name: name{uri, local}})
 		}
 	}
-	compiled.Store(p, c)
+	pathCache.Store(p, c)
 	return c
 }
 

@@ -166,10 +166,10 @@ func ublSyntax() pattern {
 				return !Any(n.All("cbc:ID"), hasAttr("schemeID")) && !n.Has("cbc:DocumentTypeCode")
 			}),
 		}},
-		{amountType, []assert{
+		{where(amountType), []assert{
 			a("UBL-DT-01", Fatal, "An amount has at most 2 decimals.", func(n *N) bool { return decimals(n.Text) <= 2 }),
 		}},
-		{func(n *N) bool { return strings.HasSuffix(n.Local, "BinaryObject") }, []assert{
+		{where(func(n *N) bool { return strings.HasSuffix(n.Local, "BinaryObject") }), []assert{
 			a("UBL-DT-06", Fatal, "An attached binary object needs a MIME code.", hasAttr("mimeCode")),
 			a("UBL-DT-07", Fatal, "An attached binary object needs a file name.", hasAttr("filename")),
 		}},

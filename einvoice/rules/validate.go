@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -13,9 +14,31 @@ import (
 
 // Rule sets by syntax, built once.
 var (
-	ublRules      = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublSyntax(), ublCodes()} })
-	ublModelRules = sync.OnceValue(func() []pattern { return []pattern{ublModel(), ublCodes()} })
+	ublRules      = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublSyntax(), ublCodes()) })
+	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
+	// XRechnung rule sets by guideline (CIUS, extension, CVD).
+	xrUBLRules sync.Map // guideline → []*compiled
 )
+
+func compileAll(ps ...pattern) []*compiled {
+	out := make([]*compiled, len(ps))
+	for i, p := range ps {
+		out[i] = compilePattern(p)
+	}
+	return out
+}
+
+// xrechnungRules is the XRechnung 3.0 rule set of a guideline, built once per guideline.
+func xrechnungRules(guideline string) []*compiled {
+	if c, ok := xrUBLRules.Load(guideline); ok {
+		return c.([]*compiled)
+	}
+	c := compileAll(xrUBL(guideline)...)
+	xrUBLRules.Store(guideline, c)
+	return c
+}
+
+var ()
 
 // Report is the verdict on one document.
 type Report struct {
@@ -60,7 +83,7 @@ func Validate(data []byte) (*Report, error) {
 		patterns := ublRules()
 		if isXRechnung3(in.Guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")
-			patterns = append(slices.Clip(patterns), xrUBL(in.Guideline)...)
+			patterns = append(slices.Clip(patterns), xrechnungRules(strings.TrimSpace(in.Guideline))...)
 		}
 		r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(in.Guideline))
 	case syntax.CII:
@@ -84,7 +107,7 @@ func Validate(data []byte) (*Report, error) {
 		patterns := ublModelRules()
 		if isXRechnung3(in.Guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung 3.0 (on the UBL mapping)")
-			patterns = append(slices.Clip(patterns), xrUBL(in.Guideline)...)
+			patterns = append(slices.Clip(patterns), xrechnungRules(strings.TrimSpace(in.Guideline))...)
 		}
 		r.Results = run(newDocument(mapped, prefixes), patterns, scenarioOff(in.Guideline))
 	}

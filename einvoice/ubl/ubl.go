@@ -167,7 +167,7 @@ func bind(c *xmlc.Codec, inv *einvoice.Invoice, credit bool) {
 	c.Elem("cac:TaxRepresentativeParty", func() { party(c, &inv.TaxRepresentative, taxRepresentative, nil) })
 	delivery(c, inv)
 	paymentMeans(c, inv, credit)
-	c.Elem("cac:PaymentTerms", func() { c.Text("cbc:Note", &inv.PaymentTerms) })
+	c.Elem("cac:PaymentTerms", func() { c.Lines("cbc:Note", &inv.PaymentTerms) })
 	if !credit {
 		xmlc.List(c, "cac:PrepaidPayment", &inv.PrepaidPayments, func(p *einvoice.PrepaidPayment) {
 			c.Text("cbc:ID", &p.ID)

@@ -209,6 +209,23 @@ func (c *Codec) Value(v *string) {
 	*v = c.cur.Text
 }
 
+// Lines binds multi-line text whose final line break carries meaning (XRechnung's cash
+// discount lines in the payment terms end with one): reading keeps a trailing line break,
+// dropping only the indentation around the text.
+func (c *Codec) Lines(name string, v *string) {
+	if c.writing {
+		c.Text(name, v)
+		return
+	}
+	c.Elem(name, func() {
+		s := strings.TrimLeft(c.cur.RawText(), " \t\r\n")
+		*v = strings.TrimRight(s, " \t")
+		if t := strings.TrimRight(*v, "\r\n"); t != *v {
+			*v = t + "\n" // one line break, however it was written
+		}
+	})
+}
+
 // Const writes s as the element's text; reading ignores it.
 func (c *Codec) Const(name, s string) {
 	if c.writing {
