@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 )
@@ -23,6 +24,7 @@ type N struct {
 	kids   []*N
 	doc    *document
 	index  int // position in document order
+	pos    int // position among the siblings of the same name, from 1
 }
 
 type document struct {
@@ -31,6 +33,33 @@ type document struct {
 	ns   map[string]string
 	// byLocal indexes elements by namespace and local name, for the // steps.
 	byName map[name][]*N
+
+	pathsOnce sync.Once
+	paths     map[string]bool // "cac:A/cbc:B" and "cac:A/cbc:B/@attr" below the root
+}
+
+// has tells whether an element (or attribute) exists at a path below the root, written
+// with the conventional prefixes; it answers the many "must not be used" rules at once.
+func (d *document) has(path string) bool {
+	d.pathsOnce.Do(func() {
+		d.paths = map[string]bool{}
+		var walk func(n *N, prefix string)
+		walk = func(n *N, prefix string) {
+			for _, k := range n.kids {
+				p := prefix + k.prefixed()
+				d.paths[p] = true
+				for _, a := range k.Attrs {
+					if a.Space == "" {
+						d.paths[p+"/@"+a.Local] = true
+						d.paths["//@"+a.Local] = true
+					}
+				}
+				walk(k, p+"/")
+			}
+		}
+		walk(d.root, "")
+	})
+	return d.paths[path]
 }
 
 type name struct{ space, local string }
@@ -45,8 +74,12 @@ func newDocument(root *xmlc.Node, ns map[string]string) *document {
 		d.byName[k] = append(d.byName[k], w)
 		if len(n.Kids) > 0 {
 			w.kids = make([]*N, len(n.Kids))
+			seen := map[name]int{}
 			for i, c := range n.Kids {
 				w.kids[i] = build(c, w)
+				k := name{c.Space, c.Local}
+				seen[k]++
+				w.kids[i].pos = seen[k]
 			}
 		}
 		return w
@@ -231,18 +264,7 @@ func safe(test func(*N) bool, n *N) (ok bool) {
 func (n *N) XPath() string {
 	var parts []string
 	for c := n; c != nil; c = c.parent {
-		pos := 1
-		if c.parent != nil {
-			for _, s := range c.parent.kids {
-				if s == c {
-					break
-				}
-				if s.Local == c.Local && s.Space == c.Space {
-					pos++
-				}
-			}
-		}
-		parts = append(parts, c.prefixed()+"["+itoa(pos)+"]")
+		parts = append(parts, c.prefixed()+"["+itoa(max(c.pos, 1))+"]")
 	}
 	var b strings.Builder
 	for i := len(parts) - 1; i >= 0; i-- {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,6 +30,7 @@ type step struct {
 // path is a compiled path: optionally from anywhere in the document ("//") or the root ("/").
 type path struct {
 	anywhere, root bool
+	down           bool // only child steps
 	steps          []step
 }
 
@@ -65,6 +67,7 @@ func compile(p string) *path {
 			c.steps = append(c.steps, step{name: name{uri, local}})
 		}
 	}
+	c.down = !slices.ContainsFunc(c.steps, func(s step) bool { return s.up })
 	pathCache.Store(p, c)
 	return c
 }
@@ -116,14 +119,34 @@ func (n *N) All(p string) []*N {
 
 // One is the first element at the path, or nil.
 func (n *N) One(p string) *N {
+	c := compile(p)
+	if !c.anywhere && !c.root && c.down {
+		return first(n, c.steps) // no allocation for the common downward path
+	}
 	if all := n.All(p); len(all) > 0 {
 		return all[0]
 	}
 	return nil
 }
 
+// first is the first element in document order at the child steps below n.
+func first(n *N, steps []step) *N {
+	if len(steps) == 0 {
+		return n
+	}
+	s := steps[0]
+	for _, k := range n.kids {
+		if s.any || (k.Local == s.local && k.Space == s.space) {
+			if m := first(k, steps[1:]); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
 // Has tells whether the path leads to an element.
-func (n *N) Has(p string) bool { return len(n.All(p)) > 0 }
+func (n *N) Has(p string) bool { return n.One(p) != nil }
 
 // Count is the number of elements at the path.
 func (n *N) Count(p string) int { return len(n.All(p)) }

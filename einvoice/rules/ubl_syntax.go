@@ -12,6 +12,20 @@ const lineUnion = "(cac:InvoiceLine|cac:CreditNoteLine)/"
 func (r restriction) present(n *N) bool {
 	var found []*N
 	switch {
+	case r.path == "//*" && r.attr != "":
+		return n.doc.has("//@" + r.attr)
+	case !strings.HasPrefix(r.path, "/"):
+		p := strings.Replace(r.path, lineUnion, "cac:InvoiceLine/", 1)
+		if r.attr != "" {
+			p += "/@" + r.attr
+		}
+		if n.doc.has(p) {
+			return true
+		}
+		if strings.HasPrefix(r.path, lineUnion) {
+			return n.doc.has(strings.Replace(p, "cac:InvoiceLine/", "cac:CreditNoteLine/", 1))
+		}
+		return false
 	case r.path == "//*":
 		found = n.doc.all
 	case strings.HasPrefix(r.path, lineUnion):
@@ -114,7 +128,9 @@ func ublSyntax() pattern {
 			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool { return anyText(r.All("cbc:DocumentTypeCode"), "130") && r.Has("cac:Attachment") })
 		}),
 		a("UBL-CR-673", Warning, "An invoiced object reference (document type 130) should have no description.", func(n *N) bool {
-			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool { return anyText(r.All("cbc:DocumentTypeCode"), "130") && r.Has("cbc:DocumentDescription") })
+			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool {
+				return anyText(r.All("cbc:DocumentTypeCode"), "130") && r.Has("cbc:DocumentDescription")
+			})
 		}),
 	}
 	for _, attr := range []struct{ id, name string }{
