@@ -16,10 +16,10 @@ import (
 // either way, so it shrinks as the rule sets arrive.
 var notYet = map[string]string{
 	// Factur-X MINIMUM and BASIC WL are not EN 16931 invoices (no lines): their own profile
-	// rules apply. EXTENDED carries charges beyond EN 16931 that the UBL mapping drops.
-	"MINIMUM_Buchungshilfe/factur-x.xml":   "CII-SYNTAX",
-	"MINIMUM_Rechnung/factur-x.xml":        "CII-SYNTAX",
-	"BASIC-WL_Einfach/factur-x.xml":        "CII-SYNTAX",
+	// rules apply. EXTENDED's own rules count its logistics service charges in the totals.
+	"MINIMUM_Buchungshilfe/factur-x.xml":   "BR-10 BR-11 BR-12 BR-16 BR-CO-10 BR-CO-13 BR-CO-14",
+	"MINIMUM_Rechnung/factur-x.xml":        "BR-10 BR-11 BR-12 BR-16 BR-CO-10 BR-CO-13 BR-CO-14",
+	"BASIC-WL_Einfach/factur-x.xml":        "BR-16 BR-CO-10 BR-S-08",
 	"EXTENDED_Kostenrechnung/factur-x.xml": "BR-CO-12 BR-S-08",
 	"EXTENDED_Warenrechnung/factur-x.xml":  "BR-CO-12 BR-S-08",
 }

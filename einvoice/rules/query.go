@@ -297,3 +297,6 @@ func codeSet(codes string) map[string]bool {
 
 // inList is the code list test: one code without spaces, in the list.
 func inList(list map[string]bool, v string) bool { return list[v] }
+
+func upper(s string) string       { return strings.ToUpper(s) }
+func containsSpace(s string) bool { return strings.Contains(s, " ") }
