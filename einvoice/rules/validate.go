@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -9,16 +8,25 @@ import (
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"github.com/papierkram/papierkram/einvoice/syntax"
-	"github.com/papierkram/papierkram/fault"
 )
 
 // Rule sets by syntax, built once.
+// xrechnungCIIRules is xrechnungRules for CII.
+func xrechnungCIIRules(guideline string) []*compiled {
+	if c, ok := xrCIIRules.Load(guideline); ok {
+		return c.([]*compiled)
+	}
+	c := compileAll(xrCII(guideline)...)
+	xrCIIRules.Store(guideline, c)
+	return c
+}
+
 var (
 	ublRules      = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublSyntax(), ublCodes()) })
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
 	ciiRules      = sync.OnceValue(func() []*compiled { return compileAll(ciiModel(), ciiCodes()) })
 	// XRechnung rule sets by guideline (CIUS, extension, CVD).
-	xrUBLRules sync.Map // guideline → []*compiled
+	xrUBLRules, xrCIIRules sync.Map // guideline → []*compiled
 )
 
 func compileAll(ps ...pattern) []*compiled {
@@ -38,8 +46,6 @@ func xrechnungRules(guideline string) []*compiled {
 	xrUBLRules.Store(guideline, c)
 	return c
 }
-
-var ()
 
 // Report is the verdict on one document.
 type Report struct {
@@ -78,39 +84,25 @@ func Validate(data []byte) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Syntax: in.Syntax, DocumentType: in.DocumentType, Guideline: in.Guideline, Profile: in.Profile}
+	guideline := strings.TrimSpace(in.Guideline)
+	var patterns []*compiled
 	switch in.Syntax {
 	case syntax.UBL:
 		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes"}
-		patterns := ublRules()
-		if isXRechnung3(in.Guideline) {
+		patterns = ublRules()
+		if isXRechnung3(guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")
-			patterns = append(slices.Clip(patterns), xrechnungRules(strings.TrimSpace(in.Guideline))...)
+			patterns = append(slices.Clip(patterns), xrechnungRules(guideline)...)
 		}
-		r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(in.Guideline))
 	case syntax.CII:
 		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-codes"}
-		r.Results = run(newDocument(root, prefixes), ciiRules(), scenarioOff(in.Guideline))
-		if isXRechnung3(in.Guideline) {
-			// The XRechnung rules are written for UBL here; they run on the UBL form of the
-			// document, which carries every business term (CEN/TS 16931-3).
-			r.RuleSets = append(r.RuleSets, "XRechnung 3.0 (on the UBL mapping)")
-			r.Basis = "XRechnung rules checked on the UBL mapping of the CII document; their locations are UBL paths"
-			ubl, _, err := syntax.Transform(data, syntax.UBL)
-			if err != nil {
-				var f *fault.Error
-				if !errors.As(err, &f) {
-					return nil, err
-				}
-				r.Results = append(r.Results, Result{ID: "CII-MAPPING", Severity: Warning, Message: "The XRechnung rules could not be checked: " + f.Message, Location: "/"})
-				break
-			}
-			mapped, err := xmlc.Parse(ubl)
-			if err != nil {
-				return nil, err
-			}
-			r.Results = append(r.Results, run(newDocument(mapped, prefixes), xrechnungRules(strings.TrimSpace(in.Guideline)), nil)...)
+		patterns = ciiRules()
+		if isXRechnung3(guideline) {
+			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
+			patterns = append(slices.Clip(patterns), xrechnungCIIRules(guideline)...)
 		}
 	}
+	r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(guideline))
 	r.tally()
 	return r, nil
 }
