@@ -34,8 +34,20 @@ type document struct {
 	// byLocal indexes elements by namespace and local name, for the // steps.
 	byName map[name][]*N
 
+	memo sync.Map // document-wide facts several rules ask for, computed once
+
 	pathsOnce sync.Once
 	paths     map[string]bool // "cac:A/cbc:B" and "cac:A/cbc:B/@attr" below the root
+}
+
+// once computes a document-wide fact the first time it is asked for.
+func (d *document) once(key string, f func() bool) bool {
+	if v, ok := d.memo.Load(key); ok {
+		return v.(bool)
+	}
+	v := f()
+	d.memo.Store(key, v)
+	return v
 }
 
 // has tells whether an element (or attribute) exists at a path below the root, written
@@ -218,11 +230,15 @@ type Result struct {
 	// Location is the XPath of the element the rule was checked at.
 	Location string `json:"location"`
 	Line     int    `json:"line,omitempty"`
+	// Count is how many elements a passed rule was checked at; Location is the first.
+	// Failures are reported one by one.
+	Count int `json:"count,omitempty"`
 }
 
 // run checks every element against the patterns, in document order.
 func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 	var out []Result
+	passed := map[string]int{} // rule id → its result
 	for _, n := range d.all {
 		for _, p := range patterns {
 			ids, ok := p.byLocal[n.Local]
@@ -234,12 +250,27 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 				if !safe(r.context.match, n) {
 					continue
 				}
-				loc := n.XPath()
+				loc := ""
 				for _, a := range r.asserts {
 					if skip[a.id] {
 						continue
 					}
-					out = append(out, Result{ID: a.id, Severity: a.flag, Passed: safe(a.test, n), Message: a.msg, Location: loc, Line: n.Line})
+					ok := safe(a.test, n)
+					if ok {
+						if i, seen := passed[a.id]; seen {
+							out[i].Count++
+							continue
+						}
+						passed[a.id] = len(out)
+					}
+					if loc == "" {
+						loc = n.XPath()
+					}
+					res := Result{ID: a.id, Severity: a.flag, Passed: ok, Message: a.msg, Location: loc, Line: n.Line}
+					if ok {
+						res.Count = 1
+					}
+					out = append(out, res)
 				}
 				break
 			}

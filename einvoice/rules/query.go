@@ -73,8 +73,9 @@ func compile(p string) *path {
 }
 
 // All is the elements at the path from n, in document order.
-func (n *N) All(p string) []*N {
-	c := compile(p)
+func (n *N) All(p string) []*N { return n.all(compile(p)) }
+
+func (n *N) all(c *path) []*N {
 	var set []*N
 	steps := c.steps
 	switch {
@@ -118,12 +119,13 @@ func (n *N) All(p string) []*N {
 }
 
 // One is the first element at the path, or nil.
-func (n *N) One(p string) *N {
-	c := compile(p)
+func (n *N) One(p string) *N { return n.one(compile(p)) }
+
+func (n *N) one(c *path) *N {
 	if !c.anywhere && !c.root && c.down {
 		return first(n, c.steps) // no allocation for the common downward path
 	}
-	if all := n.All(p); len(all) > 0 {
+	if all := n.all(c); len(all) > 0 {
 		return all[0]
 	}
 	return nil

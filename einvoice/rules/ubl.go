@@ -416,7 +416,10 @@ func periodOrder(n *N) bool {
 	return !ed.Before(sd)
 }
 
-func has(p string) func(*N) bool { return func(n *N) bool { return n.Has(p) } }
+func has(p string) func(*N) bool {
+	c := compile(p)
+	return func(n *N) bool { return n.one(c) != nil }
+}
 
 func hasAttr(local string) func(*N) bool {
 	return func(n *N) bool { _, ok := n.AttrVal(local); return ok }

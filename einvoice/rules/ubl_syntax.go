@@ -54,7 +54,8 @@ func (r restriction) message() string {
 
 // maxCount asserts that the path occurs at most max times.
 func maxCount(p string, max int) func(*N) bool {
-	return func(n *N) bool { return n.Count(p) <= max }
+	c := compile(p)
+	return func(n *N) bool { return len(n.all(c)) <= max }
 }
 
 // distinctValues counts the different texts of the elements.

@@ -24,7 +24,7 @@ func xrechnungCIIRules(guideline string) []*compiled {
 var (
 	ublRules      = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublSyntax(), ublCodes()) })
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
-	ciiRules      = sync.OnceValue(func() []*compiled { return compileAll(ciiModel(), ciiCodes()) })
+	ciiRules      = sync.OnceValue(func() []*compiled { return compileAll(ciiModel(), ciiSyntax(), ciiCodes()) })
 	// XRechnung rule sets by guideline (CIUS, extension, CVD).
 	xrUBLRules, xrCIIRules sync.Map // guideline → []*compiled
 )
@@ -95,7 +95,7 @@ func Validate(data []byte) (*Report, error) {
 			patterns = append(slices.Clip(patterns), xrechnungRules(guideline)...)
 		}
 	case syntax.CII:
-		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-codes"}
+		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-syntax", "EN16931-CII-codes"}
 		patterns = ciiRules()
 		if isXRechnung3(guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
@@ -108,16 +108,19 @@ func Validate(data []byte) (*Report, error) {
 }
 
 func (r *Report) tally() {
-	r.Summary = Summary{Checked: len(r.Results)}
+	r.Summary = Summary{}
 	for _, x := range r.Results {
 		switch {
 		case x.Passed:
-			r.Summary.Passed++
+			r.Summary.Checked += x.Count
+			r.Summary.Passed += x.Count
+			continue
 		case x.Severity == Fatal:
 			r.Summary.Errors++
 		default:
 			r.Summary.Warnings++
 		}
+		r.Summary.Checked++
 	}
 	r.Valid = r.Summary.Errors == 0
 }
