@@ -14,8 +14,10 @@ import (
 // in both syntaxes.
 func TestMutations(t *testing.T) {
 	const (
-		ubl = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
-		cii = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"
+		ubl      = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
+		cii      = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"
+		minimum  = "zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/factur-x.xml"
+		extended = "zugferd/2.3-examples/4. EXTENDED/EXTENDED_Warenrechnung/factur-x.xml"
 	)
 	cases := []struct {
 		file, old, new, rule string
@@ -38,6 +40,11 @@ func TestMutations(t *testing.T) {
 		{cii, `<ram:LineTotalAmount>314.86</ram:LineTotalAmount>`, `<ram:LineTotalAmount>314.85</ram:LineTotalAmount>`, "BR-CO-10", Fatal},
 		{cii, `<ram:IBANID>DE79000000001234567890</ram:IBANID>`, `<ram:IBANID>DE79000000001234567891</ram:IBANID>`, "BR-DE-19", Warning},
 		{cii, `<ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>999</ram:TypeCode>`, "BR-CL-01", Fatal},
+		// Factur-X profiles
+		{minimum, `<ram:TaxBasisTotalAmount>198.00</ram:TaxBasisTotalAmount>`, ``, "BR-13", Fatal},
+		{minimum, `<ram:BuyerTradeParty>`, `<ram:BuyerTradeParty><ram:Description>not in MINIMUM</ram:Description>`, "FX-PROFILE", Fatal},
+		{extended, `<ram:TaxBasisTotalAmount>448.99</ram:TaxBasisTotalAmount>`, `<ram:TaxBasisTotalAmount>449.99</ram:TaxBasisTotalAmount>`, "BR-FXEXT-CO-13", Fatal},
+		{extended, `<ram:GrandTotalAmount>518.99</ram:GrandTotalAmount>`, `<ram:GrandTotalAmount>519.99</ram:GrandTotalAmount>`, "BR-FXEXT-CO-15", Fatal},
 	}
 	for _, c := range cases {
 		t.Run(filepath.Ext(strings.TrimSuffix(c.file, ".xml"))+c.rule, func(t *testing.T) {

@@ -11,6 +11,22 @@ import (
 )
 
 // Rule sets by syntax, built once.
+var fxRules sync.Map // profile → []*compiled
+
+// facturXRules is the rule set a Factur-X profile adds, built once per profile.
+func facturXRules(p einvoice.Profile) []*compiled {
+	if c, ok := fxRules.Load(p); ok {
+		return c.([]*compiled)
+	}
+	ps := []pattern{facturXProfile(p)}
+	if p == einvoice.Extended {
+		ps = append(ps, facturXExtended())
+	}
+	c := compileAll(ps...)
+	fxRules.Store(p, c)
+	return c
+}
+
 // xrechnungCIIRules is xrechnungRules for CII.
 func xrechnungCIIRules(guideline string) []*compiled {
 	if c, ok := xrCIIRules.Load(guideline); ok {
@@ -100,6 +116,14 @@ func Validate(data []byte) (*Report, error) {
 		if isXRechnung3(guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
 			patterns = append(slices.Clip(patterns), xrechnungCIIRules(guideline)...)
+		} else if isFacturX(in.Profile) {
+			r.RuleSets = append(r.RuleSets, "Factur-X 1.07 "+string(in.Profile))
+			fx := facturXRules(in.Profile)
+			off := facturXOff(in.Profile, patterns)
+			patterns = append(slices.Clip(patterns), fx...)
+			r.Results = run(newDocument(root, prefixes), patterns, off)
+			r.tally()
+			return r, nil
 		}
 	}
 	r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(guideline))

@@ -1,0 +1,38 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice/internal/corpus"
+)
+
+// FuzzValidate: no input makes validation panic or hang; what parses as CII or UBL gets a
+// report whose counts add up.
+func FuzzValidate(f *testing.F) {
+	for _, rel := range []string{
+		"xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml",
+		"xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml",
+		"zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/factur-x.xml",
+	} {
+		data, err := os.ReadFile(filepath.Join(corpus.Dir(f), rel))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Validate(data)
+		if err != nil {
+			return
+		}
+		if r.Summary.Passed+r.Summary.Errors+r.Summary.Warnings != r.Summary.Checked {
+			t.Fatalf("summary does not add up: %+v", r.Summary)
+		}
+		if r.Valid != (r.Summary.Errors == 0) {
+			t.Fatal("valid disagrees with the error count")
+		}
+	})
+}
