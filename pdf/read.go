@@ -59,7 +59,19 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted; remove its password protection and upload it again")
 	}
 	if err := api.ValidateContext(ctx); err != nil {
-		return nil, readErr(err)
+		// Many producers (ZUGFeRD 2.0 files among them) declare an old version and use
+		// later features, which every reader accepts; judge such a file as PDF 1.7.
+		if !strings.Contains(err.Error(), "unsupported in version") || ctx.XRefTable.Version() >= model.V17 {
+			return nil, readErr(err)
+		}
+		if ctx, err = api.ReadContext(bytes.NewReader(data), config()); err != nil {
+			return nil, readErr(err)
+		}
+		v := model.V17
+		ctx.RootVersion = &v
+		if err := api.ValidateContext(ctx); err != nil {
+			return nil, readErr(err)
+		}
 	}
 	if ctx.PageCount < 1 {
 		return nil, fault.New(fault.InvalidPDF, "the PDF has no pages")

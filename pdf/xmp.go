@@ -231,3 +231,31 @@ func parseXMPDate(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("xmp: bad date %q", s)
 }
+
+// XMPProperties reads the simple properties of one namespace from the catalog's XMP,
+// written as elements or as attributes of rdf:Description (both are valid XMP). The map is
+// empty when the file has no XMP or none of them.
+func (d *Doc) XMPProperties(ns string) map[string]string {
+	out := map[string]string{}
+	packet := d.XMP()
+	if packet == nil {
+		return out
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(packet); err != nil {
+		return out
+	}
+	for _, desc := range descriptions(doc) {
+		for _, a := range desc.Attr {
+			if a.NamespaceURI() == ns {
+				out[a.Key] = strings.TrimSpace(a.Value)
+			}
+		}
+		for _, c := range desc.ChildElements() {
+			if c.NamespaceURI() == ns {
+				out[c.Tag] = valueOf(c)
+			}
+		}
+	}
+	return out
+}

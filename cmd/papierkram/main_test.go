@@ -267,6 +267,16 @@ func TestXRechnungCommands(t *testing.T) {
 	if out, code := run("xrechnung", "validate", "--details", ciiFile, badFile); code != 1 || !strings.Contains(out, "bad.xml: INVALID") || !strings.Contains(out, "BR-CL-04 [fatal]") {
 		t.Fatalf("validate of a bad invoice: %d %s", code, out)
 	}
+	zf := filepath.Join("..", "..", "..", "shared", "corpus", "zugferd", "2.3-examples", "2. BASIC", "BASIC_Einfach", "BASIC_Einfach.pdf")
+	if out, code := run("zugferd", "validate", zf); code != 0 || !strings.Contains(out, "valid (BASIC factur-x.xml") {
+		t.Fatalf("zugferd validate: %d %s", code, out)
+	}
+	if out, code := run("zugferd", "extract", zf); code != 0 || !strings.Contains(out, "rsm:CrossIndustryInvoice") {
+		t.Fatalf("zugferd extract: %d %.200s", code, out)
+	}
+	if _, code := run("zugferd", "validate", ublFile); code != 1 {
+		t.Fatalf("zugferd validate of an XML file: exit %d, want 1", code)
+	}
 	back, code := run("xrechnung", "transform", "--to", "CII", ublFile)
 	if code != 0 || !strings.Contains(back, "rsm:CrossIndustryInvoice") {
 		t.Fatalf("transform: %d %.200s", code, back)

@@ -131,7 +131,6 @@ func (s *Server) registerPlanned() {
 	file := func(doc string, types ...string) form {
 		return form{{Name: "file", Doc: doc, File: true, Required: true, Types: types}}
 	}
-	pdf := file("The PDF.", "application/pdf").body()
 	up, conv := s.uploads(), conversion()
 
 	// Conversion to PDF.
@@ -142,10 +141,6 @@ func (s *Server) registerPlanned() {
 	}.body(), xmlResponse, up, conv)
 
 	// ZUGFeRD / Factur-X.
-	for _, p := range []string{"validate", "extract"} {
-		planned[struct{}](s, post, "/api/zugferd/"+p, "ZUGFeRD", "ZUGFeRD "+p, "the ZUGFeRD issue", pdf, jsonResponse, up)
-		planned[struct{}](s, post, "/api/zugferd/"+p+"/base64", "ZUGFeRD", "ZUGFeRD "+p+" (Base64)", "the ZUGFeRD issue", base64Request, jsonResponse, up)
-	}
 	planned[struct{}](s, post, "/api/zugferd/embed", "ZUGFeRD", "Embed an invoice into a PDF", "the ZUGFeRD issue", form{
 		{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
 		{Name: "invoice", Doc: "InvoiceData JSON.", Required: true},

@@ -138,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerPreview()
 	s.registerSignatures()
 	s.registerXRechnung()
+	s.registerZugferd()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

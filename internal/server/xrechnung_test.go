@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -219,4 +220,38 @@ func TestValidate(t *testing.T) {
 	}
 
 	wantProblem(t, e.upload("/api/xrechnung/validate", [2]any{"file", []byte("not xml at all")}), 400, "invalid_input")
+}
+
+// TestZugferdValidateExtract: a Factur-X example validates in both parts, extracts to its
+// XML and model, Base64 input works too; a ZUGFeRD 1.0 file and a plain PDF are 400.
+func TestZugferdValidateExtract(t *testing.T) {
+	e := newTestEnv(t)
+	pdfDoc := corpusFile(t, "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf")
+	rep := decode(t, e.upload("/api/zugferd/validate", [2]any{"file", pdfDoc}))
+	if rep["valid"] != true || rep["profile"] != "EN16931" || rep["fileName"] != "factur-x.xml" {
+		t.Fatalf("validate: %v %v %v", rep["valid"], rep["profile"], rep["fileName"])
+	}
+	xml := rep["xml"].(map[string]any)
+	pdfPart := rep["pdf"].(map[string]any)
+	if xml["valid"] != true || xml["syntax"] != "CII" || pdfPart["valid"] != true || len(pdfPart["results"].([]any)) < 8 {
+		t.Errorf("parts: xml %v, pdf %v", xml["valid"], pdfPart)
+	}
+	body, _ := json.Marshal(map[string]string{"file": base64.StdEncoding.EncodeToString(pdfDoc)})
+	res := e.do("POST", "/api/zugferd/validate/base64", testKey, body)
+	if b := decode(t, res); b["valid"] != true {
+		t.Errorf("base64 validate: %v", b["valid"])
+	}
+	ex := decode(t, e.upload("/api/zugferd/extract", [2]any{"file", pdfDoc}))
+	inv := ex["invoice"].(map[string]any)
+	if ex["profile"] != "EN16931" || !strings.Contains(ex["xml"].(string), "CrossIndustryInvoice") || inv["number"] == "" || len(inv["lines"].([]any)) == 0 {
+		t.Errorf("extract: profile %v, invoice %v", ex["profile"], inv["number"])
+	}
+	p := wantProblem(t, e.upload("/api/zugferd/validate", [2]any{"file", corpusFile(t, "zugferd/zugferd10/ZUGFeRD_1p0_BASIC_Einfach.pdf")}), 400, "invalid_input")
+	if !strings.Contains(p["detail"].(string), "ZUGFeRD 1.0") {
+		t.Errorf("1.0: %v", p["detail"])
+	}
+	blanks, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "pdf", "invoice-blanks", "*.pdf"))
+	blank, _ := os.ReadFile(blanks[0])
+	wantProblem(t, e.upload("/api/zugferd/extract", [2]any{"file", blank}), 400, "invalid_input")
+	wantProblem(t, e.upload("/api/zugferd/validate", [2]any{"file", []byte("%PDF-1.7 broken")}), 400, "invalid_pdf")
 }

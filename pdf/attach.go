@@ -1,0 +1,274 @@
+package pdf
+
+import (
+	"bytes"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+// Attachment is a file embedded in a PDF.
+type Attachment struct {
+	Name string // the file specification's /UF, else /F
+	// Relationship is /AFRelationship (Data, Source, Alternative, Supplement, Unspecified),
+	// "" when absent.
+	Relationship string
+	MIME         string // the embedded stream's /Subtype, e.g. text/xml
+	// Associated tells whether the catalog's /AF lists the file (PDF/A-3 associated file).
+	Associated bool
+	Data       []byte
+}
+
+// Attachments lists the embedded files of the EmbeddedFiles name tree and of the catalog's
+// /AF, each once. A file larger than maxSize decoded is fault.PayloadTooLarge: a small PDF
+// can carry a compressed bomb.
+func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
+	defer recoverInto(&err, "attachments")
+	cat, err := d.ctx.Catalog()
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidPDF, err, "the PDF has no readable catalog")
+	}
+	type spec struct {
+		dict       types.Dict
+		associated bool
+	}
+	var specs []*spec
+	byRef := map[int]*spec{}
+	add := func(o types.Object, associated bool) {
+		key := -1
+		if r, ok := o.(types.IndirectRef); ok {
+			key = r.ObjectNumber.Value()
+			if s, seen := byRef[key]; seen {
+				s.associated = s.associated || associated
+				return
+			}
+		}
+		dict, err := d.ctx.DereferenceDict(o)
+		if err != nil || dict == nil {
+			return
+		}
+		s := &spec{dict, associated}
+		specs = append(specs, s)
+		if key >= 0 {
+			byRef[key] = s
+		}
+	}
+	if names, err := d.ctx.DereferenceDict(cat["Names"]); err == nil && names != nil {
+		seen := map[int]bool{}
+		var walk func(o types.Object, depth int)
+		walk = func(o types.Object, depth int) {
+			if depth > 32 {
+				return
+			}
+			if r, ok := o.(types.IndirectRef); ok {
+				if seen[r.ObjectNumber.Value()] {
+					return
+				}
+				seen[r.ObjectNumber.Value()] = true
+			}
+			node, err := d.ctx.DereferenceDict(o)
+			if err != nil || node == nil {
+				return
+			}
+			if arr, err := d.ctx.DereferenceArray(node["Names"]); err == nil {
+				for i := 1; i < len(arr); i += 2 {
+					add(arr[i], false)
+				}
+			}
+			if kids, err := d.ctx.DereferenceArray(node["Kids"]); err == nil {
+				for _, k := range kids {
+					walk(k, depth+1)
+				}
+			}
+		}
+		walk(names["EmbeddedFiles"], 0)
+	}
+	if af, err := d.ctx.DereferenceArray(cat["AF"]); err == nil {
+		for _, o := range af {
+			add(o, true)
+		}
+	}
+	for _, s := range specs {
+		a := Attachment{Associated: s.associated}
+		for _, key := range []string{"UF", "F"} {
+			if v, ok := s.dict[key]; ok && a.Name == "" {
+				a.Name = d.text(v)
+			}
+		}
+		if n, ok := s.dict["AFRelationship"].(types.Name); ok {
+			a.Relationship = n.Value()
+		}
+		ef, err := d.ctx.DereferenceDict(s.dict["EF"])
+		if err != nil || ef == nil {
+			continue
+		}
+		o, ok := ef.Find("F")
+		if !ok {
+			o, ok = ef.Find("UF")
+		}
+		if !ok {
+			continue
+		}
+		sd, _, err := d.ctx.DereferenceStreamDict(o)
+		if err != nil || sd == nil {
+			continue
+		}
+		if st := sd.Subtype(); st != nil {
+			a.MIME = *st
+		}
+		if err := sd.DecodeWithLimit(maxSize + 1); err != nil {
+			return nil, fault.Wrap(fault.InvalidPDF, err, "the embedded file %q cannot be decoded", a.Name)
+		}
+		if int64(len(sd.Content)) > maxSize {
+			return nil, fault.New(fault.PayloadTooLarge, "the embedded file %q is larger than %d MB", a.Name, maxSize>>20)
+		}
+		a.Data = bytes.Clone(sd.Content)
+		aa = append(aa, a)
+	}
+	return aa, nil
+}
+
+// OutputIntents lists the /S of the catalog's output intents (GTS_PDFA1 for PDF/A).
+func (d *Doc) OutputIntents() []string {
+	cat, err := d.ctx.Catalog()
+	if err != nil {
+		return nil
+	}
+	arr, err := d.ctx.DereferenceArray(cat["OutputIntents"])
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, o := range arr {
+		if dict, err := d.ctx.DereferenceDict(o); err == nil && dict != nil {
+			if s, ok := dict["S"].(types.Name); ok {
+				out = append(out, s.Value())
+			}
+		}
+	}
+	return out
+}
+
+// UnembeddedFonts names the fonts (other than Type 3) that pages, their form XObjects and
+// their annotations' appearances use without carrying the font program, as pdffonts
+// reports them with "emb no". Fonts only listed in the interactive form's defaults are not
+// drawn and do not count.
+func (d *Doc) UnembeddedFonts() (names []string) {
+	defer func() {
+		if recover() != nil {
+			names = append(names, "(unreadable font)")
+		}
+	}()
+	seen := map[string]bool{}
+	for _, font := range d.fontsInUse() {
+		sub := font.Subtype()
+		if sub == nil || *sub == "Type3" {
+			continue
+		}
+		desc := font
+		if *sub == "Type0" {
+			kids, err := d.ctx.DereferenceArray(font["DescendantFonts"])
+			if err != nil || len(kids) == 0 {
+				continue
+			}
+			if desc, err = d.ctx.DereferenceDict(kids[0]); err != nil || desc == nil {
+				continue
+			}
+		}
+		fd, err := d.ctx.DereferenceDict(desc["FontDescriptor"])
+		if err == nil && fd != nil && (fd["FontFile"] != nil || fd["FontFile2"] != nil || fd["FontFile3"] != nil) {
+			continue
+		}
+		name := "(unnamed font)"
+		if bf, ok := font["BaseFont"].(types.Name); ok {
+			name = bf.Value()
+		}
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// fontsInUse collects the font dictionaries reachable from the page tree's resources, form
+// XObjects and annotation appearance streams, each once.
+func (d *Doc) fontsInUse() []types.Dict {
+	var fonts []types.Dict
+	visited := map[int]bool{}
+	var visit func(o types.Object, depth int)
+	deref := func(o types.Object) types.Dict {
+		if r, ok := o.(types.IndirectRef); ok {
+			if visited[r.ObjectNumber.Value()] {
+				return nil
+			}
+			visited[r.ObjectNumber.Value()] = true
+		}
+		if dict, err := d.ctx.DereferenceDict(o); err == nil && dict != nil {
+			return dict
+		}
+		if sd, _, err := d.ctx.DereferenceStreamDict(o); err == nil && sd != nil {
+			return sd.Dict
+		}
+		return nil
+	}
+	resources := func(res types.Object, depth int) {
+		rd := deref(res)
+		if rd == nil {
+			return
+		}
+		if fd := deref(rd["Font"]); fd != nil {
+			for _, f := range fd {
+				if font := deref(f); font != nil {
+					fonts = append(fonts, font)
+				}
+			}
+		}
+		if xd := deref(rd["XObject"]); xd != nil {
+			for _, x := range xd {
+				visit(x, depth+1)
+			}
+		}
+	}
+	visit = func(o types.Object, depth int) {
+		if depth > 64 {
+			return
+		}
+		n := deref(o)
+		if n == nil {
+			return
+		}
+		resources(n["Resources"], depth)
+		if kids, err := d.ctx.DereferenceArray(n["Kids"]); err == nil {
+			for _, k := range kids {
+				visit(k, depth+1)
+			}
+		}
+		if annots, err := d.ctx.DereferenceArray(n["Annots"]); err == nil {
+			for _, a := range annots {
+				ad := deref(a)
+				if ad == nil {
+					continue
+				}
+				if ap := deref(ad["AP"]); ap != nil {
+					for _, key := range []string{"N", "R", "D"} {
+						if v, ok := ap[key]; ok {
+							visit(v, depth+1)
+							// An appearance may be a dictionary of states.
+							if states, err := d.ctx.DereferenceDict(v); err == nil {
+								for _, st := range states {
+									visit(st, depth+1)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if cat, err := d.ctx.Catalog(); err == nil {
+		visit(cat["Pages"], 0)
+	}
+	return fonts
+}

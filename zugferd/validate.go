@@ -1,0 +1,126 @@
+package zugferd
+
+import (
+	"strings"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/rules"
+	"github.com/papierkram/papierkram/pdf"
+)
+
+// XMP namespaces of the container checks.
+const (
+	nsPDFAID   = "http://www.aiim.org/pdfa/ns/id/"
+	nsFacturX  = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"
+	nsZUGFeRD2 = "urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#"
+)
+
+// Report is the verdict on a ZUGFeRD / Factur-X PDF: valid only if both parts are.
+type Report struct {
+	Valid    bool   `json:"valid"`
+	FileName string `json:"fileName" doc:"The embedded invoice XML's file name."`
+	Profile  string `json:"profile,omitempty"`
+	// XML is the invoice's own report (the rules of its profile).
+	XML *rules.Report `json:"xml"`
+	// PDF lists the container checks: PDF/A-3 identification, output intent, embedded
+	// fonts, the associated file and the Factur-X XMP properties.
+	PDF PDFReport `json:"pdf"`
+}
+
+// PDFReport is the container part of the report.
+type PDFReport struct {
+	Valid   bool           `json:"valid"`
+	Results []rules.Result `json:"results"`
+}
+
+// conformanceLevel is the XMP fx:ConformanceLevel a profile requires.
+var conformanceLevel = map[einvoice.Profile][]string{
+	einvoice.Minimum:   {"MINIMUM"},
+	einvoice.BasicWL:   {"BASIC WL"},
+	einvoice.Basic:     {"BASIC"},
+	einvoice.EN16931:   {"EN 16931", "COMFORT"}, // COMFORT: ZUGFeRD 2.0's name
+	einvoice.Extended:  {"EXTENDED"},
+	einvoice.XRechnung: {"XRECHNUNG"},
+}
+
+// Validate checks a PDF with an embedded e-invoice.
+func Validate(data []byte) (*Report, error) {
+	doc, d, err := Extract(data)
+	if err != nil {
+		return nil, err
+	}
+	xr, err := rules.Validate(doc.XML)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{FileName: doc.FileName, Profile: string(doc.Info.Profile), XML: xr}
+	r.PDF = container(d, doc)
+	r.Valid = xr.Valid && r.PDF.Valid
+	return r, nil
+}
+
+func container(d *pdf.Doc, doc *Document) PDFReport {
+	var out []rules.Result
+	check := func(id string, sev rules.Severity, ok bool, msg, where string) {
+		out = append(out, rules.Result{ID: id, Severity: sev, Passed: ok, Message: msg, Location: where})
+	}
+	id := d.XMPProperties(nsPDFAID)
+	check("PDFA-ID", rules.Fatal, id["part"] == "3" && strings.Contains("ABU", strings.ToUpper(id["conformance"])) && id["conformance"] != "",
+		"The XMP identifies the file as PDF/A-3 (pdfaid:part 3, conformance A, B or U); found part "+quoted(id["part"])+", conformance "+quoted(id["conformance"])+".", "XMP pdfaid")
+	intents := d.OutputIntents()
+	hasPDFA := false
+	for _, s := range intents {
+		hasPDFA = hasPDFA || s == "GTS_PDFA1"
+	}
+	// PDF/A needs the output intent whenever device colours are used, which almost every
+	// invoice does; whether this one does is a question for a full PDF/A validator.
+	check("PDFA-OUTPUTINTENT", rules.Warning, hasPDFA, "The catalog should have a PDF/A output intent (GTS_PDFA1) with its ICC profile.", "/Catalog/OutputIntents")
+	missing := d.UnembeddedFonts()
+	check("PDFA-FONTS", rules.Fatal, len(missing) == 0, "Every font is embedded (PDF/A); not embedded: "+strings.Join(missing, ", ")+".", "fonts")
+	if len(missing) == 0 {
+		out[len(out)-1].Message = "Every font is embedded (PDF/A)."
+	}
+
+	where := "attachment " + doc.FileName
+	check("FX-AF", rules.Fatal, doc.Associated && (doc.Relationship == "Data" || doc.Relationship == "Source" || doc.Relationship == "Alternative"),
+		"The invoice XML is an associated file of the document (/AF) with /AFRelationship Data, Source or Alternative; found "+quoted(doc.Relationship)+".", where)
+	want := "Alternative"
+	if doc.Info.Profile == einvoice.Minimum || doc.Info.Profile == einvoice.BasicWL {
+		want = "Data" // these profiles are not full invoices: the XML is data, not an alternative
+	}
+	check("FX-AF-RELATIONSHIP", rules.Warning, doc.Relationship == want, "For the "+string(doc.Info.Profile)+" profile the relationship should be /"+want+".", where)
+	check("FX-MIME", rules.Warning, doc.MIME == "text/xml" || doc.MIME == "application/xml", "The embedded XML's /Subtype should be text/xml; found "+quoted(doc.MIME)+".", where)
+
+	fx := d.XMPProperties(nsFacturX)
+	if len(fx) == 0 {
+		fx = d.XMPProperties(nsZUGFeRD2)
+	}
+	check("FX-XMP", rules.Fatal, fx["DocumentType"] != "" && fx["DocumentFileName"] != "" && fx["Version"] != "" && fx["ConformanceLevel"] != "",
+		"The XMP carries the Factur-X properties DocumentType, DocumentFileName, Version and ConformanceLevel.", "XMP fx")
+	check("FX-XMP-TYPE", rules.Fatal, strings.EqualFold(fx["DocumentType"], "INVOICE") || fx["DocumentType"] == "ORDER" || fx["DocumentType"] == "",
+		"fx:DocumentType is INVOICE; found "+quoted(fx["DocumentType"])+".", "XMP fx:DocumentType")
+	check("FX-XMP-FILENAME", rules.Fatal, fx["DocumentFileName"] == doc.FileName,
+		"fx:DocumentFileName names the embedded XML ("+doc.FileName+"); found "+quoted(fx["DocumentFileName"])+".", "XMP fx:DocumentFileName")
+	level := strings.ToUpper(strings.TrimSpace(fx["ConformanceLevel"]))
+	okLevel := false
+	for _, l := range conformanceLevel[doc.Info.Profile] {
+		okLevel = okLevel || strings.ReplaceAll(level, " ", "") == strings.ReplaceAll(l, " ", "")
+	}
+	check("FX-XMP-PROFILE", rules.Fatal, okLevel,
+		"fx:ConformanceLevel matches the profile of the XML ("+string(doc.Info.Profile)+"); found "+quoted(fx["ConformanceLevel"])+".", "XMP fx:ConformanceLevel")
+
+	valid := true
+	for _, x := range out {
+		if !x.Passed && x.Severity == rules.Fatal {
+			valid = false
+		}
+	}
+	return PDFReport{Valid: valid, Results: out}
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return `"` + s + `"`
+}
