@@ -23,7 +23,6 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#6
 {{with .Guideline}}<dt>Guideline (BT-24)</dt><dd><code>{{.}}</code></dd>{{end}}
 {{with .Profile}}<dt>Profile</dt><dd>{{.}}</dd>{{end}}
 <dt>Rule sets</dt><dd>{{range $i, $r := .RuleSets}}{{if $i}}, {{end}}{{$r}}{{end}}</dd>
-{{with .Basis}}<dt>Checked on</dt><dd>{{.}}</dd>{{end}}
 <dt>Checks</dt><dd>{{.Summary.Checked}} ({{.Summary.Passed}} passed)</dd></dl>
 {{with .Failed}}<table><thead><tr><th>Rule</th><th>Severity</th><th>What is wrong</th><th>Where</th></tr></thead><tbody>
 {{range .}}<tr><td class="id">{{.ID}}</td><td class="{{.Severity}}">{{.Severity}}</td><td>{{.Message}}</td><td><code>{{.Location}}</code>{{with .Line}} (line {{.}}){{end}}</td></tr>
