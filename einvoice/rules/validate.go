@@ -73,11 +73,8 @@ type Report struct {
 	Profile      einvoice.Profile `json:"profile,omitempty"`
 	// RuleSets names what was checked, e.g. "EN16931-UBL-model".
 	RuleSets []string `json:"ruleSets"`
-	// Basis says on which form of the document the rules ran when it is not the document
-	// itself.
-	Basis   string   `json:"basis,omitempty"`
-	Summary Summary  `json:"summary"`
-	Results []Result `json:"results"`
+	Summary  Summary  `json:"summary"`
+	Results  []Result `json:"results"`
 }
 
 // Summary counts the results.
