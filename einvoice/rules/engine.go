@@ -106,6 +106,8 @@ type assert struct {
 	flag Severity
 	msg  string // what the rule requires, in our words
 	test func(n *N) bool
+	// why, when set, says what is wrong at an element that fails, in place of msg.
+	why func(n *N) string
 }
 
 // a makes an assertion.
@@ -267,6 +269,9 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 						loc = n.XPath()
 					}
 					res := Result{ID: a.id, Severity: a.flag, Passed: ok, Message: a.msg, Location: loc, Line: n.Line}
+					if !ok && a.why != nil {
+						res.Message = a.why(n)
+					}
 					if ok {
 						res.Count = 1
 					}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,6 +41,14 @@ func TestMutations(t *testing.T) {
 		{cii, `<ram:LineTotalAmount>314.86</ram:LineTotalAmount>`, `<ram:LineTotalAmount>314.85</ram:LineTotalAmount>`, "BR-CO-10", Fatal},
 		{cii, `<ram:IBANID>DE79000000001234567890</ram:IBANID>`, `<ram:IBANID>DE79000000001234567891</ram:IBANID>`, "BR-DE-19", Warning},
 		{cii, `<ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>999</ram:TypeCode>`, "BR-CL-01", Fatal},
+		// CII schema: order, required element, data type, unknown element and attribute
+		{cii, `<ram:ID>123456XX</ram:ID>
+        <ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>380</ram:TypeCode>
+        <ram:ID>123456XX</ram:ID>`, "CII-XSD", Fatal},
+		{cii, `<ram:ID>123456XX</ram:ID>`, ``, "CII-XSD", Fatal},
+		{cii, `<ram:GrandTotalAmount>336.9</ram:GrandTotalAmount>`, `<ram:GrandTotalAmount>336,9</ram:GrandTotalAmount>`, "CII-XSD", Fatal},
+		{cii, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference>`, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference><ram:Unknown>x</ram:Unknown>`, "CII-XSD", Fatal},
+		{cii, `<ram:GrandTotalAmount>336.9</ram:GrandTotalAmount>`, `<ram:GrandTotalAmount foo="1">336.9</ram:GrandTotalAmount>`, "CII-XSD", Fatal},
 		// Factur-X profiles
 		{minimum, `<ram:TaxBasisTotalAmount>198.00</ram:TaxBasisTotalAmount>`, ``, "BR-13", Fatal},
 		{minimum, `<ram:BuyerTradeParty>`, `<ram:BuyerTradeParty><ram:Description>not in MINIMUM</ram:Description>`, "FX-PROFILE", Fatal},
@@ -55,9 +64,19 @@ func TestMutations(t *testing.T) {
 			if !strings.Contains(string(data), c.old) {
 				t.Fatalf("%q not in %s", c.old, c.file)
 			}
-			r, err := Validate([]byte(strings.Replace(string(data), c.old, c.new, 1)))
+			mutated := []byte(strings.Replace(string(data), c.old, c.new, 1))
+			r, err := Validate(mutated)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.rule == "CII-XSD" {
+				// The schema verdict agrees with libxml2's.
+				f := filepath.Join(t.TempDir(), "m.xml")
+				os.WriteFile(f, mutated, 0o600)
+				xsd := filepath.Join(corpus.Dir(t), "schemas", "cii-d16b", "CII", "uncefact", "data", "standard", "CrossIndustryInvoice_100pD16B.xsd")
+				if out, err := exec.Command("xmllint", "--noout", "--schema", xsd, f).CombinedOutput(); err == nil {
+					t.Errorf("xmllint accepts what CII-XSD rejects: %s", out)
+				}
 			}
 			for _, x := range r.Failed() {
 				if x.ID == c.rule {

@@ -40,7 +40,10 @@ func xrechnungCIIRules(guideline string) []*compiled {
 var (
 	ublRules      = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublSyntax(), ublCodes()) })
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
-	ciiRules      = sync.OnceValue(func() []*compiled { return compileAll(ciiModel(), ciiSyntax(), ciiCodes()) })
+	ciiRules      = sync.OnceValue(func() []*compiled {
+		return compileAll(ciiModel(), ciiSyntax(), ciiCodes(),
+			schemaPattern("CII-XSD", newSchemaCheck(ciiTypes, "rsm:CrossIndustryInvoice", "rsm:CrossIndustryInvoiceType")))
+	})
 	// XRechnung rule sets by guideline (CIUS, extension, CVD).
 	xrUBLRules, xrCIIRules sync.Map // guideline → []*compiled
 )
@@ -108,7 +111,7 @@ func Validate(data []byte) (*Report, error) {
 			patterns = append(slices.Clip(patterns), xrechnungRules(guideline)...)
 		}
 	case syntax.CII:
-		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-syntax", "EN16931-CII-codes"}
+		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-syntax", "EN16931-CII-codes", "CII D16B schema"}
 		patterns = ciiRules()
 		if isXRechnung3(guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
