@@ -28,77 +28,93 @@ type particle struct {
 // part of schema validation the binding rules leave out.
 type schemaCheck struct {
 	types map[string]xsdType
-	names map[string]name // prefix:local → namespace and local name
+	names map[string]name   // prefix:local → namespace and local name
+	kids  map[string][]name // type → its particles' names, resolved
 	root  name
 	rootT string
 }
 
 func newSchemaCheck(types map[string]xsdType, root, rootType string) *schemaCheck {
-	s := &schemaCheck{types: types, names: map[string]name{}, rootT: rootType}
+	s := &schemaCheck{types: types, names: map[string]name{}, kids: map[string][]name{}, rootT: rootType}
 	resolve := func(q string) name {
 		c := compile(q)
 		return c.steps[0].name
 	}
 	s.root = resolve(root)
-	for _, t := range types {
+	for typ, t := range types {
 		for _, p := range t.kids {
 			if _, ok := s.names[p.name]; !ok {
 				s.names[p.name] = resolve(p.name)
 			}
+			s.kids[typ] = append(s.kids[typ], s.names[p.name])
 		}
 	}
 	return s
 }
 
-// typeOf is the schema type of every element, from the root down; elements the schema
-// does not allow have none.
-func (s *schemaCheck) typeOf(d *document) map[*N]string {
+// nodeType is an element's schema type: its content model, or an XSD built-in ("xsd:...").
+type nodeType struct {
+	name  string
+	model *xsdType
+	kids  []name
+}
+
+// typeOf is the schema type of every element by document position, from the root down;
+// elements the schema does not allow have none.
+func (s *schemaCheck) typeOf(d *document) []*nodeType {
 	if v, ok := d.memo.Load("xsd-types"); ok {
-		return v.(map[*N]string)
+		return v.([]*nodeType)
 	}
-	v, _ := d.memo.LoadOrStore("xsd-types", func() map[*N]string {
-		m := map[*N]string{}
-		var walk func(n *N, typ string)
-		walk = func(n *N, typ string) {
-			m[n] = typ
-			t, ok := s.types[typ]
-			if !ok {
-				return
-			}
-			for _, k := range n.kids {
-				for _, p := range t.kids {
-					if s.names[p.name] == (name{k.Space, k.Local}) {
-						walk(k, p.typ)
-						break
-					}
+	byName := map[string]*nodeType{}
+	get := func(typ string) *nodeType {
+		if nt, ok := byName[typ]; ok {
+			return nt
+		}
+		nt := &nodeType{name: typ, kids: s.kids[typ]}
+		if t, ok := s.types[typ]; ok {
+			nt.model = &t
+		}
+		byName[typ] = nt
+		return nt
+	}
+	m := make([]*nodeType, len(d.all))
+	var walk func(n *N, nt *nodeType)
+	walk = func(n *N, nt *nodeType) {
+		m[n.index] = nt
+		if nt.model == nil {
+			return
+		}
+		for _, k := range n.kids {
+			for i, p := range nt.model.kids {
+				if nt.kids[i].local == k.Local && nt.kids[i].space == k.Space {
+					walk(k, get(p.typ))
+					break
 				}
 			}
 		}
-		if d.root.Space == s.root.space && d.root.Local == s.root.local {
-			walk(d.root, s.rootT)
-		}
-		return m
-	}())
-	return v.(map[*N]string)
+	}
+	if d.root.Space == s.root.space && d.root.Local == s.root.local {
+		walk(d.root, get(s.rootT))
+	}
+	v, _ := d.memo.LoadOrStore("xsd-types", m)
+	return v.([]*nodeType)
 }
 
 // problem is what is wrong with an element's content, "" if nothing.
 func (s *schemaCheck) problem(n *N) string {
 	types := s.typeOf(n.doc)
-	typ, known := types[n]
-	if !known {
-		if n.parent != nil {
-			if _, parentKnown := types[n.parent]; parentKnown {
-				return "The element " + n.prefixed() + " is not allowed here by the schema, or not in this place."
-			}
+	nt := types[n.index]
+	if nt == nil {
+		if n.parent != nil && types[n.parent.index] != nil {
+			return "The element " + n.prefixed() + " is not allowed here by the schema, or not in this place."
 		}
 		return "" // reported at the topmost unknown element
 	}
-	if base, simple := strings.CutPrefix(typ, "xsd:"); simple {
+	if base, simple := strings.CutPrefix(nt.name, "xsd:"); simple {
 		return checkSimple(n, base)
 	}
-	t, ok := s.types[typ]
-	if !ok {
+	t := nt.model
+	if t == nil {
 		return ""
 	}
 	for _, a := range n.Attrs {
@@ -134,9 +150,9 @@ func (s *schemaCheck) problem(n *N) string {
 		return n.prefixed() + " holds elements, not text."
 	}
 	i, count := 0, 0
+	names := nt.kids
 	for _, k := range n.kids {
-		kn := name{k.Space, k.Local}
-		for i < len(t.kids) && s.names[t.kids[i].name] != kn {
+		for i < len(t.kids) && (names[i].local != k.Local || names[i].space != k.Space) {
 			if count < t.kids[i].min {
 				return "The element " + t.kids[i].name + " is required in " + n.prefixed() + " (before " + k.prefixed() + ")."
 			}
