@@ -15,10 +15,11 @@ import (
 // in both syntaxes.
 func TestMutations(t *testing.T) {
 	const (
-		ubl      = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
-		cii      = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"
-		minimum  = "zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/factur-x.xml"
-		extended = "zugferd/2.3-examples/4. EXTENDED/EXTENDED_Warenrechnung/factur-x.xml"
+		ubl        = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
+		cii        = "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"
+		creditNote = "en16931/examples-ubl/ubl-tc434-creditnote1.xml"
+		minimum    = "zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/factur-x.xml"
+		extended   = "zugferd/2.3-examples/4. EXTENDED/EXTENDED_Warenrechnung/factur-x.xml"
 	)
 	cases := []struct {
 		file, old, new, rule string
@@ -41,6 +42,13 @@ func TestMutations(t *testing.T) {
 		{cii, `<ram:LineTotalAmount>314.86</ram:LineTotalAmount>`, `<ram:LineTotalAmount>314.85</ram:LineTotalAmount>`, "BR-CO-10", Fatal},
 		{cii, `<ram:IBANID>DE79000000001234567890</ram:IBANID>`, `<ram:IBANID>DE79000000001234567891</ram:IBANID>`, "BR-DE-19", Warning},
 		{cii, `<ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>999</ram:TypeCode>`, "BR-CL-01", Fatal},
+		// UBL schema (Invoice and CreditNote): order, data type, unknown element
+		{ubl, `<cbc:ID>123456XX</cbc:ID>
+    <cbc:IssueDate>2016-04-04</cbc:IssueDate>`, `<cbc:IssueDate>2016-04-04</cbc:IssueDate>
+    <cbc:ID>123456XX</cbc:ID>`, "UBL-XSD", Fatal},
+		{ubl, `<cbc:IssueDate>2016-04-04</cbc:IssueDate>`, `<cbc:IssueDate>04.04.2016</cbc:IssueDate>`, "UBL-XSD", Fatal},
+		{ubl, `<cbc:ID>123456XX</cbc:ID>`, `<cbc:ID>123456XX</cbc:ID><cbc:Unknown>x</cbc:Unknown>`, "UBL-XSD", Fatal},
+		{creditNote, `<cbc:ID>`, `<cbc:Unknown>x</cbc:Unknown><cbc:ID>`, "UBL-XSD", Fatal},
 		// CII schema: order, required element, data type, unknown element and attribute
 		{cii, `<ram:ID>123456XX</ram:ID>
         <ram:TypeCode>380</ram:TypeCode>`, `<ram:TypeCode>380</ram:TypeCode>
@@ -69,11 +77,14 @@ func TestMutations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.rule == "CII-XSD" {
+			if xsd := map[string]string{
+				"CII-XSD": "cii-d16b/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd",
+				"UBL-XSD": "ubl-2.1/maindoc/UBL-" + map[bool]string{true: "CreditNote", false: "Invoice"}[c.file == creditNote] + "-2.1.xsd",
+			}[c.rule]; xsd != "" {
 				// The schema verdict agrees with libxml2's.
 				f := filepath.Join(t.TempDir(), "m.xml")
 				os.WriteFile(f, mutated, 0o600)
-				xsd := filepath.Join(corpus.Dir(t), "schemas", "cii-d16b", "CII", "uncefact", "data", "standard", "CrossIndustryInvoice_100pD16B.xsd")
+				xsd = filepath.Join(corpus.Dir(t), "schemas", xsd)
 				if out, err := exec.Command("xmllint", "--noout", "--schema", xsd, f).CombinedOutput(); err == nil {
 					t.Errorf("xmllint accepts what CII-XSD rejects: %s", out)
 				}

@@ -38,7 +38,11 @@ func xrechnungCIIRules(guideline string) []*compiled {
 }
 
 var (
-	ublRules      = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublSyntax(), ublCodes()) })
+	ublRules = sync.OnceValue(func() []*compiled {
+		return compileAll(ublModel(), ublSyntax(), ublCodes(),
+			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "ubl:Invoice", "ubl:InvoiceType")),
+			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "cn:CreditNote", "cn:CreditNoteType")))
+	})
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
 	ciiRules      = sync.OnceValue(func() []*compiled {
 		return compileAll(ciiModel(), ciiSyntax(), ciiCodes(),
@@ -104,7 +108,7 @@ func Validate(data []byte) (*Report, error) {
 	var patterns []*compiled
 	switch in.Syntax {
 	case syntax.UBL:
-		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes"}
+		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes", "UBL 2.1 schema"}
 		patterns = ublRules()
 		if isXRechnung3(guideline) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")

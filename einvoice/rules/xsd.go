@@ -6,6 +6,7 @@ import (
 )
 
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
+//go:generate go run ./internal/xsdgen -ubl -schemas ../../../shared/corpus/schemas/ubl-2.1 -out xsd_ubl_gen.go
 
 // xsdType is a content model: an ordered sequence or a choice of child elements, or
 // simple content of a base type with attributes.
@@ -62,7 +63,7 @@ type nodeType struct {
 // typeOf is the schema type of every element by document position, from the root down;
 // elements the schema does not allow have none.
 func (s *schemaCheck) typeOf(d *document) []*nodeType {
-	if v, ok := d.memo.Load("xsd-types"); ok {
+	if v, ok := d.memo.Load("xsd-types:" + s.rootT); ok {
 		return v.([]*nodeType)
 	}
 	byName := map[string]*nodeType{}
@@ -96,7 +97,7 @@ func (s *schemaCheck) typeOf(d *document) []*nodeType {
 	if d.root.Space == s.root.space && d.root.Local == s.root.local {
 		walk(d.root, get(s.rootT))
 	}
-	v, _ := d.memo.LoadOrStore("xsd-types", m)
+	v, _ := d.memo.LoadOrStore("xsd-types:"+s.rootT, m)
 	return v.([]*nodeType)
 }
 
@@ -105,7 +106,7 @@ func (s *schemaCheck) problem(n *N) string {
 	types := s.typeOf(n.doc)
 	nt := types[n.index]
 	if nt == nil {
-		if n.parent != nil && types[n.parent.index] != nil {
+		if n.parent != nil && types[n.parent.index] != nil && types[n.parent.index].model != nil {
 			return "The element " + n.prefixed() + " is not allowed here by the schema, or not in this place."
 		}
 		return "" // reported at the topmost unknown element

@@ -1,7 +1,7 @@
 // Command xsdgen derives, from the UN/CEFACT CII D16B schemas, the content model of every
 // type an invoice uses (the ordered child elements with their occurrences, or the simple
 // content with its attributes), so that package rules can report schema violations
-// (CII-XSD) without an XSD engine. Run by go generate in package rules.
+// (CII-XSD) without an XSD engine; with -ubl, the same from the UBL 2.1 schemas (UBL-XSD). Run by go generate in package rules.
 package main
 
 import (
@@ -73,7 +73,12 @@ type out struct {
 func main() {
 	dir := flag.String("schemas", "", "the cii-d16b schema folder")
 	outFile := flag.String("out", "xsd_cii_gen.go", "output file")
+	ubl := flag.Bool("ubl", false, "read the UBL 2.1 schemas instead")
 	flag.Parse()
+	if *ubl {
+		generateUBL(*dir, *outFile)
+		return
+	}
 	files, _ := filepath.Glob(filepath.Join(*dir, "CII", "uncefact", "data", "standard", "*.xsd"))
 	if len(files) == 0 {
 		log.Fatalf("no schemas in %s", *dir)
