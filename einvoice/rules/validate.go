@@ -40,8 +40,7 @@ func xrechnungCIIRules(guideline string) []*compiled {
 var (
 	ublRules = sync.OnceValue(func() []*compiled {
 		return compileAll(ublModel(), ublSyntax(), ublCodes(),
-			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "ubl:Invoice", "ubl:InvoiceType")),
-			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "cn:CreditNote", "cn:CreditNoteType")))
+			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "ubl:Invoice", "ubl:InvoiceType"), newSchemaCheck(ublTypes, "cn:CreditNote", "cn:CreditNoteType")))
 	})
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
 	ciiRules      = sync.OnceValue(func() []*compiled {

@@ -199,11 +199,26 @@ func checkSimple(n *N, base string) string {
 	return ""
 }
 
-// schemaPattern makes the rule of a schema check.
-func schemaPattern(id string, s *schemaCheck) pattern {
+// schemaPattern makes the rule of schema checks, one per document element (Invoice,
+// CreditNote): the one whose root the document has applies.
+func schemaPattern(id string, checks ...*schemaCheck) pattern {
+	pick := func(n *N) *schemaCheck {
+		for _, s := range checks {
+			if n.doc.root.Local == s.root.local && n.doc.root.Space == s.root.space {
+				return s
+			}
+		}
+		return nil
+	}
+	problem := func(n *N) string {
+		if s := pick(n); s != nil {
+			return s.problem(n)
+		}
+		return ""
+	}
 	return pattern{{where(func(*N) bool { return true }), []assert{{
 		id: id, flag: Fatal, msg: "The element follows the schema: allowed children in order and number, valid values and attributes.",
-		test: func(n *N) bool { return s.problem(n) == "" },
-		why:  func(n *N) string { return s.problem(n) },
+		test: func(n *N) bool { return problem(n) == "" },
+		why:  problem,
 	}}}}
 }
