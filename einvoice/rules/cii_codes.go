@@ -2,18 +2,6 @@ package rules
 
 // ciiCodes checks the code lists of EN 16931 in CII documents.
 func ciiCodes() pattern {
-	notUnder := func(names ...string) func(*N) bool {
-		return func(n *N) bool {
-			for m := n.parent; m != nil; m = m.parent {
-				for _, x := range names {
-					if m.Is(x) {
-						return false
-					}
-				}
-			}
-			return true
-		}
-	}
 	return pattern{
 		{at("rsm:ExchangedDocument/ram:TypeCode"), []assert{
 			a("BR-CL-01", Fatal, "The invoice type code (BT-3) must be an invoice or credit note code of UNTDID 1001.", code(untdid1001CII)),

@@ -150,14 +150,7 @@ func selfRefWithType(n *N, codes ...string) bool {
 	return false
 }
 
-func underHeaderSettlement(n *N) bool {
-	for m := n.parent; m != nil; m = m.parent {
-		if m.Is("ram:ApplicableHeaderTradeSettlement") {
-			return true
-		}
-	}
-	return false
-}
+func underHeaderSettlement(n *N) bool { return n.Under("ram:ApplicableHeaderTradeSettlement") }
 
 // sameAsFirst: every element at the path has the normalised text of the first.
 func sameAsFirst(p string) func(*N) bool {

@@ -245,14 +245,7 @@ func facturXExtended() pattern {
 		{atIf(hasSubject, "//ram:AssociatedDocumentLineDocument/ram:IncludedNote"), []assert{
 			a("BR-FXEXT-02", Fatal, "A line note with a subject code needs its text or content code.", noteContent),
 		}},
-		{atIf(func(id *N) bool {
-			for m := id.parent; m != nil; m = m.parent {
-				if m.Is("ram:SellerTradeParty") {
-					return false
-				}
-			}
-			return true
-		}, "//ram:SpecifiedTaxRegistration/ram:ID"), []assert{
+		{atIf(notUnder("ram:SellerTradeParty"), "//ram:SpecifiedTaxRegistration/ram:ID"), []assert{
 			a("BR-FXEXT-03", Fatal, "A tax registration outside the seller is a VAT identifier (schemeID VA).", func(n *N) bool { return rawAttr(n, "schemeID") == "VA" }),
 		}},
 		{at("//ram:ApplicableProductCharacteristic/ram:TypeCode"), []assert{

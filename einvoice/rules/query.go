@@ -302,3 +302,20 @@ func inList(list map[string]bool, v string) bool { return list[v] }
 
 func upper(s string) string       { return strings.ToUpper(s) }
 func containsSpace(s string) bool { return strings.Contains(s, " ") }
+
+// Under tells whether an ancestor of the element has one of the names (XPath ancestor::).
+func (n *N) Under(names ...string) bool {
+	for m := n.parent; m != nil; m = m.parent {
+		for _, x := range names {
+			if m.Is(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notUnder is the filter for elements outside every named ancestor.
+func notUnder(names ...string) func(*N) bool {
+	return func(n *N) bool { return !n.Under(names...) }
+}

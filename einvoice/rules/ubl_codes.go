@@ -50,12 +50,7 @@ func ublCodes() pattern {
 				if !attrCode("schemeID", icdSupplier)(n) {
 					return false
 				}
-				for m := n.parent; m != nil; m = m.parent {
-					if m.Is("cac:AccountingSupplierParty") || m.Is("cac:PayeeParty") {
-						return true
-					}
-				}
-				return false
+				return n.Under("cac:AccountingSupplierParty", "cac:PayeeParty")
 			}),
 		}},
 		{atIf(hasAttr("schemeID"), "cac:PartyLegalEntity/cbc:CompanyID"), []assert{

@@ -77,7 +77,7 @@ func ibanOK(raw string) bool {
 // skontoOK is BR-DE-18: every line of the first payment terms note that starts with '#'
 // is a well-formed discount line, and the note ends with a line break after the last one.
 func skontoOK(note string) bool {
-	for line := range strings.SplitSeq(regexp.MustCompile(`\r?\n`).ReplaceAllString(note, "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.ReplaceAll(note, "\r\n", "\n"), "\n") {
 		if !strings.HasPrefix(norm(line), "#") {
 			continue
 		}
@@ -283,12 +283,7 @@ func xrUBL(guideline string) []pattern {
 					if v != "SEPA" {
 						return false
 					}
-					for m := n.parent; m != nil; m = m.parent {
-						if m.Is("cac:AccountingSupplierParty") || m.Is("cac:PayeeParty") {
-							return true
-						}
-					}
-					return false
+					return n.Under("cac:AccountingSupplierParty", "cac:PayeeParty")
 				}),
 			}},
 			{atIf(hasAttr("schemeID"), "cac:PartyLegalEntity/cbc:CompanyID"), []assert{

@@ -194,18 +194,6 @@ func xrCII(guideline string) []pattern {
 				return false
 			}
 		}
-		notUnder := func(names ...string) func(*N) bool {
-			return func(n *N) bool {
-				for m := n.parent; m != nil; m = m.parent {
-					for _, x := range names {
-						if m.Is(x) {
-							return false
-						}
-					}
-				}
-				return true
-			}
-		}
 		out = append(out, pattern{
 			{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:AssociatedDocumentLineDocument"), []assert{
 				a("BR-DEX-15", Warning, "The invoice uses sub-invoice lines (ram:ParentLineID), which XRechnung does not support in CII.", func(n *N) bool { return !n.Has("//ram:ParentLineID") }),

@@ -70,6 +70,20 @@ type out struct {
 	attrs []string
 }
 
+// occurs reads minOccurs and maxOccurs as the table writes them: defaults 1, unbounded 0.
+func occurs(min, max string) (string, string) {
+	if min == "" {
+		min = "1"
+	}
+	switch max {
+	case "":
+		max = "1"
+	case "unbounded":
+		max = "0"
+	}
+	return min, max
+}
+
 func main() {
 	dir := flag.String("schemas", "", "the cii-d16b schema folder")
 	outFile := flag.String("out", "xsd_cii_gen.go", "output file")
@@ -123,16 +137,7 @@ func main() {
 					typ = name + "/" + e.Name
 					add(typ, *e.Inline)
 				}
-				min, max := e.MinOccurs, e.MaxOccurs
-				if min == "" {
-					min = "1"
-				}
-				if max == "" {
-					max = "1"
-				}
-				if max == "unbounded" {
-					max = "0"
-				}
+				min, max := occurs(e.MinOccurs, e.MaxOccurs)
 				o.kids = append(o.kids, fmt.Sprintf("{%q, %q, %s, %s}", p+":"+e.Name, typ, min, max))
 			}
 			types = append(types, o)

@@ -120,16 +120,7 @@ func generateUBL(dir, outFile string) {
 		for _, ct := range s.Complex {
 			t := &ublType{kind: "seq", attrs: map[string]bool{}}
 			for _, e := range ct.Sequence {
-				min, max := e.MinOccurs, e.MaxOccurs
-				if min == "" {
-					min = "1"
-				}
-				if max == "" {
-					max = "1"
-				}
-				if max == "unbounded" {
-					max = "0"
-				}
+				min, max := occurs(e.MinOccurs, e.MaxOccurs)
 				t.kids = append(t.kids, q(e.Ref)+"|"+min+"|"+max)
 			}
 			if ct.Simple != nil {
