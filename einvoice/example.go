@@ -60,7 +60,7 @@ func Example() *Invoice {
 				Price:       Price{Net: d("25.00"), Gross: d("25.00"), Discount: d("0.00")},
 				VATCategory: "S", VATRate: d("19"),
 				Item: Item{Name: "Beratung", Description: "Einführung der E-Rechnung", SellerID: "SRV-01",
-					Classifications: []Classification{{ID: "72224000", Scheme: "CPV"}}, Attributes: []ItemAttribute{{Name: "Berater", Value: "E. Mustermann"}}},
+					Classifications: []Classification{{ID: "72224000", Scheme: "ZZZ"}}, Attributes: []ItemAttribute{{Name: "Berater", Value: "E. Mustermann"}}},
 			},
 			{
 				ID: "2", Quantity: d("2"), Unit: "H87", NetAmount: d("30.00"),

@@ -54,35 +54,8 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 			byRef[key] = s
 		}
 	}
-	if names, err := d.ctx.DereferenceDict(cat["Names"]); err == nil && names != nil {
-		seen := map[int]bool{}
-		var walk func(o types.Object, depth int)
-		walk = func(o types.Object, depth int) {
-			if depth > 32 {
-				return
-			}
-			if r, ok := o.(types.IndirectRef); ok {
-				if seen[r.ObjectNumber.Value()] {
-					return
-				}
-				seen[r.ObjectNumber.Value()] = true
-			}
-			node, err := d.ctx.DereferenceDict(o)
-			if err != nil || node == nil {
-				return
-			}
-			if arr, err := d.ctx.DereferenceArray(node["Names"]); err == nil {
-				for i := 1; i < len(arr); i += 2 {
-					add(arr[i], false)
-				}
-			}
-			if kids, err := d.ctx.DereferenceArray(node["Kids"]); err == nil {
-				for _, k := range kids {
-					walk(k, depth+1)
-				}
-			}
-		}
-		walk(names["EmbeddedFiles"], 0)
+	for _, e := range d.embeddedFiles(cat) {
+		add(e.spec, false)
 	}
 	if af, err := d.ctx.DereferenceArray(cat["AF"]); err == nil {
 		for _, o := range af {
@@ -127,6 +100,48 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 		aa = append(aa, a)
 	}
 	return aa, nil
+}
+
+// nameEntry is a leaf pair of a name tree: the key as written, and its value.
+type nameEntry struct{ key, spec types.Object }
+
+// embeddedFiles lists the leaves of the catalog's EmbeddedFiles name tree, guarding
+// against cycles and absurd depth.
+func (d *Doc) embeddedFiles(cat types.Dict) []nameEntry {
+	names, err := d.ctx.DereferenceDict(cat["Names"])
+	if err != nil || names == nil {
+		return nil
+	}
+	var out []nameEntry
+	seen := map[int]bool{}
+	var walk func(o types.Object, depth int)
+	walk = func(o types.Object, depth int) {
+		if depth > 32 {
+			return
+		}
+		if r, ok := o.(types.IndirectRef); ok {
+			if seen[r.ObjectNumber.Value()] {
+				return
+			}
+			seen[r.ObjectNumber.Value()] = true
+		}
+		node, err := d.ctx.DereferenceDict(o)
+		if err != nil || node == nil {
+			return
+		}
+		if arr, err := d.ctx.DereferenceArray(node["Names"]); err == nil {
+			for i := 1; i < len(arr); i += 2 {
+				out = append(out, nameEntry{arr[i-1], arr[i]})
+			}
+		}
+		if kids, err := d.ctx.DereferenceArray(node["Kids"]); err == nil {
+			for _, k := range kids {
+				walk(k, depth+1)
+			}
+		}
+	}
+	walk(names["EmbeddedFiles"], 0)
+	return out
 }
 
 // OutputIntents lists the /S of the catalog's output intents (GTS_PDFA1 for PDF/A).

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +27,14 @@ type Changes struct {
 // and the XMP packet alike, with ModDate now. It appends an incremental update (ISO 32000-1,
 // 7.5.6): the original bytes stay as they were, so nothing else changes, earlier signatures
 // keep their byte ranges, and a PDF/A file keeps its identification and extension schemas.
-func (d *Doc) SetMetadata(ch Changes, now time.Time) (out []byte, err error) {
-	defer recoverInto(&err, "set metadata")
+func (d *Doc) SetMetadata(ch Changes, now time.Time) ([]byte, error) {
+	return d.appendUpdate(ch, now, nil)
+}
+
+// appendUpdate writes the metadata changes and, when add is not nil, the embedded file
+// and XMP schema as one incremental update.
+func (d *Doc) appendUpdate(ch Changes, now time.Time, add *EmbedOptions) (out []byte, err error) {
+	defer recoverInto(&err, "update")
 	base, doc := d.src, d
 	prev, ok := lastStartXRef(base)
 	if !ok || d.ctx.Read.RepairOffset != 0 || d.ctx.Size == nil || d.ctx.Root == nil {
@@ -80,7 +87,11 @@ func (d *Doc) SetMetadata(ch Changes, now time.Time) (out []byte, err error) {
 	if m.CreationDate != nil {
 		info["CreationDate"] = types.StringLiteral(pdfDate(*m.CreationDate))
 	}
-	xmp, err := updateXMP(doc.XMP(), m)
+	var schema *XMPSchema
+	if add != nil {
+		schema = add.Schema
+	}
+	xmp, err := updateXMP(doc.XMP(), m, schema)
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidPDF, err, "the PDF's XMP metadata cannot be read")
 	}
@@ -92,16 +103,20 @@ func (d *Doc) SetMetadata(ch Changes, now time.Time) (out []byte, err error) {
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidPDF, err, "the PDF has no readable catalog")
 	}
+	newCat, catChanged := maps.Clone(cat), false
 	if r, ok := cat["Metadata"].(types.IndirectRef); ok {
 		u.stream(u.ref(&r), xmp)
 	} else {
 		xref := u.ref(nil)
 		u.stream(xref, xmp)
-		newCat := types.Dict{}
-		for k, v := range cat {
-			newCat[k] = v
-		}
 		newCat["Metadata"] = *types.NewIndirectRef(xref.num, xref.gen)
+		catChanged = true
+	}
+	if add != nil {
+		doc.embed(u, newCat, add, now)
+		catChanged = true
+	}
+	if catChanged {
 		u.object(u.ref(doc.ctx.Root), []byte(newCat.PDFString()))
 	}
 	trailer := fmt.Sprintf("/Root %d %d R /Info %d %d R /Prev %d", doc.ctx.Root.ObjectNumber.Value(), doc.ctx.Root.GenerationNumber.Value(), infoRef.num, infoRef.gen, prev)

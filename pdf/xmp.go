@@ -129,9 +129,10 @@ func attrNS(e *etree.Element, ns, name string) *etree.Attr {
 }
 
 // updateXMP returns packet (or a new packet when nil) with every Info-mirroring property set
-// from m, so that Info and XMP agree. Everything else in the packet (PDF/A identification,
-// extension schemas, Factur-X properties) is kept.
-func updateXMP(packet []byte, m Metadata) ([]byte, error) {
+// from m, so that Info and XMP agree, and schema's properties with their declaration when
+// schema is not nil. Everything else in the packet (PDF/A identification, other extension
+// schemas and properties) is kept.
+func updateXMP(packet []byte, m Metadata, schema *XMPSchema) ([]byte, error) {
 	doc := etree.NewDocument()
 	if len(packet) == 0 {
 		packet = []byte(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""/></rdf:RDF></x:xmpmeta>`)
@@ -194,6 +195,9 @@ func updateXMP(packet []byte, m Metadata) ([]byte, error) {
 			target.RemoveAttr(a.FullKey())
 		}
 		target.CreateElement(prefix + ":MetadataDate").SetText(xmpDate(*m.ModDate))
+	}
+	if schema != nil {
+		setSchema(descs, target, schema)
 	}
 	for _, pi := range doc.Child { // rewrap below in a fresh xpacket
 		if p, ok := pi.(*etree.ProcInst); ok && p.Target == "xpacket" {
@@ -258,4 +262,90 @@ func (d *Doc) XMPProperties(ns string) map[string]string {
 		}
 	}
 	return out
+}
+
+// Namespaces of the PDF/A extension schema container (ISO 19005-1, 6.7.2.2).
+const (
+	nsPDFAExtension = "http://www.aiim.org/pdfa/ns/extension/"
+	nsPDFASchema    = "http://www.aiim.org/pdfa/ns/schema#"
+	nsPDFAProperty  = "http://www.aiim.org/pdfa/ns/property#"
+)
+
+// XMPSchema is a set of custom XMP properties together with the PDF/A extension schema that
+// declares them: PDF/A accepts no property outside the predefined schemas unless the packet
+// declares it.
+type XMPSchema struct {
+	Name         string // pdfaSchema:schema, a human-readable title
+	NamespaceURI string
+	Prefix       string
+	Properties   []XMPProperty
+}
+
+// XMPProperty is one simple text property (valueType Text, category external).
+type XMPProperty struct {
+	Name, Value, Description string
+}
+
+// setSchema writes s's properties into target (replacing any earlier values, in whichever
+// Description and form they were) and declares s in pdfaExtension:schemas, replacing an
+// earlier declaration of the same namespace.
+func setSchema(descs []*etree.Element, target *etree.Element, s *XMPSchema) {
+	var bag *etree.Element
+	for _, d := range descs {
+		for i := 0; i < len(d.Attr); {
+			if d.Attr[i].NamespaceURI() == s.NamespaceURI {
+				d.RemoveAttr(d.Attr[i].FullKey())
+				continue
+			}
+			i++
+		}
+		for _, c := range d.ChildElements() {
+			switch {
+			case c.NamespaceURI() == s.NamespaceURI:
+				d.RemoveChild(c)
+			case c.NamespaceURI() == nsPDFAExtension && c.Tag == "schemas" && bag == nil:
+				for _, b := range c.ChildElements() {
+					if b.NamespaceURI() == nsRDF && b.Tag == "Bag" {
+						bag = b
+					}
+				}
+			}
+		}
+	}
+	prefix := ensureNS(target, s.NamespaceURI, s.Prefix)
+	for _, p := range s.Properties {
+		target.CreateElement(prefix + ":" + p.Name).SetText(p.Value)
+	}
+
+	rdf := ensureNS(target, nsRDF, "rdf")
+	ext := ensureNS(target, nsPDFAExtension, "pdfaExtension")
+	sch := ensureNS(target, nsPDFASchema, "pdfaSchema")
+	prop := ensureNS(target, nsPDFAProperty, "pdfaProperty")
+	if bag == nil {
+		bag = target.CreateElement(ext + ":schemas").CreateElement(rdf + ":Bag")
+	} else {
+		// The bag may sit in another Description whose prefixes differ; declare ours on it.
+		rdf = ensureNS(bag, nsRDF, "rdf")
+		sch = ensureNS(bag, nsPDFASchema, "pdfaSchema")
+		prop = ensureNS(bag, nsPDFAProperty, "pdfaProperty")
+		for _, li := range bag.ChildElements() {
+			if ns := childNS(li, nsPDFASchema, "namespaceURI"); ns != nil && strings.TrimSpace(ns.Text()) == s.NamespaceURI {
+				bag.RemoveChild(li)
+			}
+		}
+	}
+	li := bag.CreateElement(rdf + ":li")
+	li.CreateAttr(rdf+":parseType", "Resource")
+	li.CreateElement(sch + ":schema").SetText(s.Name)
+	li.CreateElement(sch + ":namespaceURI").SetText(s.NamespaceURI)
+	li.CreateElement(sch + ":prefix").SetText(s.Prefix)
+	seq := li.CreateElement(sch + ":property").CreateElement(rdf + ":Seq")
+	for _, p := range s.Properties {
+		pl := seq.CreateElement(rdf + ":li")
+		pl.CreateAttr(rdf+":parseType", "Resource")
+		pl.CreateElement(prop + ":name").SetText(p.Name)
+		pl.CreateElement(prop + ":valueType").SetText("Text")
+		pl.CreateElement(prop + ":category").SetText("external")
+		pl.CreateElement(prop + ":description").SetText(p.Description)
+	}
 }

@@ -84,10 +84,7 @@ func container(d *pdf.Doc, doc *Document) PDFReport {
 	where := "attachment " + doc.FileName
 	check("FX-AF", rules.Fatal, doc.Associated && (doc.Relationship == "Data" || doc.Relationship == "Source" || doc.Relationship == "Alternative"),
 		"The invoice XML is an associated file of the document (/AF) with /AFRelationship Data, Source or Alternative; found "+quoted(doc.Relationship)+".", where)
-	want := "Alternative"
-	if doc.Info.Profile == einvoice.Minimum || doc.Info.Profile == einvoice.BasicWL {
-		want = "Data" // these profiles are not full invoices: the XML is data, not an alternative
-	}
+	want := Relationship(doc.Info.Profile)
 	check("FX-AF-RELATIONSHIP", rules.Warning, doc.Relationship == want, "For the "+string(doc.Info.Profile)+" profile the relationship should be /"+want+".", where)
 	check("FX-MIME", rules.Warning, doc.MIME == "text/xml" || doc.MIME == "application/xml", "The embedded XML's /Subtype should be text/xml; found "+quoted(doc.MIME)+".", where)
 

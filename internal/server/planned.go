@@ -140,14 +140,6 @@ func (s *Server) registerPlanned() {
 		{Name: "validate"}, {Name: "includeValidationReport"}, {Name: "leitwegId"}, {Name: "leitwegIdMode", Doc: "append, replace or strict."},
 	}.body(), xmlResponse, up, conv)
 
-	// ZUGFeRD / Factur-X.
-	planned[struct{}](s, post, "/api/zugferd/embed", "ZUGFeRD", "Embed an invoice into a PDF", "the ZUGFeRD issue", form{
-		{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
-		{Name: "invoice", Doc: "InvoiceData JSON.", Required: true},
-	}.body(), pdfResponse, up)
-	planned[struct{}](s, post, "/api/zugferd/embed/base64", "ZUGFeRD", "Embed an invoice into a PDF (Base64)", "the ZUGFeRD issue",
-		jsonBody("ZugferdEmbedRequest.", map[string]string{"file": "The PDF, Base64.", "invoice": "InvoiceData."}), pdfResponse, up)
-
 	// XRechnung.
 	xml := file("The invoice XML.", "application/xml").body()
 	_ = xml

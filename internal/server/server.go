@@ -139,6 +139,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerSignatures()
 	s.registerXRechnung()
 	s.registerZugferd()
+	s.registerZugferdEmbed()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

@@ -268,6 +268,11 @@ func readJSON(ctx context.Context, v any) error {
 	if err != nil {
 		return bodyErr(err)
 	}
+	return decodeJSON(body, v)
+}
+
+// decodeJSON decodes one JSON value strictly, as readJSON does (also for JSON form fields).
+func decodeJSON(body []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

@@ -4,11 +4,15 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/cii"
 	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -98,5 +102,82 @@ func (s *Server) registerZugferd() {
 			return nil, err
 		}
 		return extract(data)
+	}, up)
+}
+
+// ZugferdEmbedRequest is the body of /api/zugferd/embed/base64.
+type ZugferdEmbedRequest struct {
+	File     string       `json:"file" doc:"The PDF in standard Base64 (the key of every /base64 endpoint)." required:"true"`
+	Filename string       `json:"filename,omitempty" doc:"The PDF's file name; the answer is named after it."`
+	Invoice  *InvoiceData `json:"invoice" doc:"The invoice." required:"true"`
+	Profile  string       `json:"profile,omitempty" doc:"MINIMUM, BASICWL, BASIC, EN16931, EXTENDED or XRECHNUNG; default the profile of the invoice's specification (BT-24), else EN16931." example:"EN16931"`
+	Title    string       `json:"title,omitempty" doc:"Document title (Info and XMP); default the PDF's own, or 'Invoice <number>'."`
+}
+
+var embedForm = form{
+	{Name: "file", Doc: "The PDF (any PDF; it is made PDF/A-3b unless it already is).", File: true, Required: true, Types: []string{"application/pdf"}},
+	{Name: "invoice", Doc: "InvoiceData JSON (at most 1 MB).", Required: true},
+	{Name: "profile", Doc: "MINIMUM, BASICWL, BASIC, EN16931, EXTENDED or XRECHNUNG; default the profile of the invoice's specification (BT-24), else EN16931."},
+	{Name: "title", Doc: "Document title (Info and XMP); default the PDF's own, or 'Invoice <number>'."},
+}
+
+// embed writes the invoice as CII for its profile and embeds it.
+func (s *Server) embed(ctx context.Context, file []byte, name string, inv *einvoice.Invoice, profile, title string) (*fileOutput, error) {
+	var p einvoice.Profile
+	if strings.TrimSpace(profile) != "" {
+		var err error
+		if p, err = einvoice.ParseProfile(profile); err != nil {
+			return nil, fault.New(fault.InvalidInput, "profile: %v", err).With("field", "profile")
+		}
+	}
+	xml, err := cii.Write(inv, cii.Options{Profile: p})
+	if err != nil {
+		return nil, err
+	}
+	res, err := zugferd.Embed(ctx, s.cfg.PDFA, file, xml, zugferd.Options{Title: title, Now: s.now()})
+	if err != nil {
+		return nil, err
+	}
+	return pdfOutput(stem(name)+"-"+strings.ToLower(string(res.Profile))+".pdf", res.PDF), nil
+}
+
+func (s *Server) registerZugferdEmbed() {
+	up := s.uploads()
+	tag := []string{"ZUGFeRD"}
+	desc := "Makes the PDF a ZUGFeRD 2.3 / Factur-X 1.07 e-invoice: the invoice is written as CII for the profile and validated first (a fatal rule fails with 400 and the full validation report under `report`, so no invalid e-invoice leaves); the PDF is converted to PDF/A-3b unless it already is PDF/A-3 with embedded fonts and an output intent (then its bytes stay and the invoice is appended as an incremental update); the XML is embedded as factur-x.xml (xrechnung.xml for XRECHNUNG) with /AFRelationship Alternative (Data for MINIMUM and BASICWL), listed in /AF and the EmbeddedFiles tree, and the XMP carries the Factur-X properties (fx:DocumentType, DocumentFileName, Version, ConformanceLevel) with their PDF/A extension schema. An invoice XML already embedded under one of the standard names is replaced."
+	register(s, huma.Operation{
+		OperationID: "postZugferdEmbed", Method: http.MethodPost, Path: "/api/zugferd/embed", Tags: tag, Summary: "Embed an invoice into a PDF",
+		Description: desc, RequestBody: embedForm.body(), Responses: binaryResponse(pdfResponse),
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		u, err := embedForm.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var inv einvoice.Invoice
+		if err := decodeJSON([]byte(u.Fields["invoice"]), &inv); err != nil {
+			return nil, fault.New(fault.InvalidInput, "part \"invoice\": %s", fault.As(err).Message).With("field", "invoice")
+		}
+		f := u.File("file")
+		return s.embed(ctx, f.Data, f.Filename, &inv, u.Fields["profile"], u.Fields["title"])
+	}, up)
+	register(s, huma.Operation{
+		OperationID: "postZugferdEmbedBase64", Method: http.MethodPost, Path: "/api/zugferd/embed/base64", Tags: tag, Summary: "Embed an invoice into a PDF (Base64 input)",
+		Description: "As /api/zugferd/embed, with a JSON ZugferdEmbedRequest: the PDF as Base64 under `file`, the InvoiceData under `invoice`.",
+		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
+			Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdEmbedRequest](), true, "")}}},
+		Responses: binaryResponse(pdfResponse),
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		var in struct{ Body ZugferdEmbedRequest }
+		if err := readJSON(ctx, &in.Body); err != nil {
+			return nil, err
+		}
+		if in.Body.Invoice == nil {
+			return nil, fault.New(fault.InvalidInput, "the key \"invoice\" with the InvoiceData is missing").With("field", "invoice")
+		}
+		data, err := decodeBase64(in.Body.File)
+		if err != nil {
+			return nil, err
+		}
+		return s.embed(ctx, data, baseName(in.Body.Filename), (*einvoice.Invoice)(in.Body.Invoice), in.Body.Profile, in.Body.Title)
 	}, up)
 }
