@@ -274,6 +274,23 @@ func TestXRechnungCommands(t *testing.T) {
 	if out, code := run("zugferd", "extract", zf); code != 0 || !strings.Contains(out, "rsm:CrossIndustryInvoice") {
 		t.Fatalf("zugferd extract: %d %.200s", code, out)
 	}
+	blank := filepath.Join("..", "..", "..", "shared", "corpus", "pdf", "invoice-blanks", "MustangGnuaccountingBeispielRE-20170509_505PDF14.pdf")
+	embedded := filepath.Join(dir, "embedded.pdf")
+	if out, code := run("zugferd", "embed", "--invoice", ciiFile, "-o", embedded, blank); code != 0 {
+		t.Fatalf("zugferd embed: %d %s", code, out)
+	}
+	if out, code := run("zugferd", "validate", embedded); code != 0 || !strings.Contains(out, "valid (XRECHNUNG xrechnung.xml") {
+		t.Fatalf("zugferd validate of the embedded file: %d %s", code, out)
+	}
+	if out, code := run("zugferd", "embed", "--invoice", jsonFile, "--profile", "basic", "-o", embedded, blank); code != 0 {
+		t.Fatalf("zugferd embed of InvoiceData: %d %s", code, out)
+	}
+	if out, code := run("zugferd", "validate", embedded); code != 0 || !strings.Contains(out, "valid (BASIC factur-x.xml") {
+		t.Fatalf("zugferd validate of the BASIC file: %d %s", code, out)
+	}
+	if out, err := exec.Command(bin, "zugferd", "embed", "--invoice", badFile, "-o", embedded, blank).CombinedOutput(); err == nil || !strings.Contains(string(out), "carry CII; this invoice is UBL") {
+		t.Fatalf("zugferd embed of UBL: %v %s", err, out)
+	}
 	if _, code := run("zugferd", "validate", ublFile); code != 1 {
 		t.Fatalf("zugferd validate of an XML file: exit %d, want 1", code)
 	}

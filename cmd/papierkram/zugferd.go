@@ -1,17 +1,24 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/cii"
+	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/ghostscript"
+	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
 func zugferdCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "zugferd", Short: "ZUGFeRD / Factur-X PDFs on local files: extract, validate"}
+	cmd := &cobra.Command{Use: "zugferd", Short: "ZUGFeRD / Factur-X PDFs on local files: embed, extract, validate"}
 
 	var out string
 	extract := &cobra.Command{
@@ -79,6 +86,76 @@ func zugferdCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(extract, validate)
+	var invoice, profile, title string
+	embed := &cobra.Command{
+		Use:   "embed FILE.pdf --invoice INVOICE.json|INVOICE.xml",
+		Short: "Make a PDF a ZUGFeRD / Factur-X e-invoice (PDF/A-3b with the CII embedded); the invoice is validated first",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			src, err := readInput(invoice)
+			if err != nil {
+				return err
+			}
+			xml, err := invoiceXML(src, profile)
+			if err != nil {
+				return err
+			}
+			gs := ghostscript.New(engine.Config{Concurrency: 1})
+			defer gs.Supervisor().Stop(cmd.Context())
+			res, err := zugferd.Embed(cmd.Context(), gs, b, xml, zugferd.Options{Title: title})
+			if err != nil {
+				if fe := fault.As(err); fe != nil {
+					if r, ok := fe.Details["report"].(*rules.Report); ok {
+						for _, x := range r.Failed() {
+							fmt.Fprintf(cmd.ErrOrStderr(), "  %s [%s] %s at %s\n", x.ID, x.Severity, x.Message, x.Location)
+						}
+					}
+				}
+				return err
+			}
+			return writeOut(cmd, out, res.PDF)
+		},
+	}
+	embed.Flags().StringVar(&invoice, "invoice", "", "the invoice: InvoiceData JSON, or a CII XML (required)")
+	embed.Flags().StringVar(&profile, "profile", "", "MINIMUM, BASICWL, BASIC, EN16931, EXTENDED or XRECHNUNG (default: the invoice's BT-24, else EN16931)")
+	embed.Flags().StringVar(&title, "title", "", "document title (default: the PDF's own, else 'Invoice <number>')")
+	embed.MarkFlagRequired("invoice")
+	outFlag(embed, &out)
+
+	cmd.AddCommand(extract, validate, embed)
 	return cmd
+}
+
+// invoiceXML is the CII to embed: InvoiceData JSON written for the profile, or a CII XML
+// as it is (rewritten only when a profile is asked for).
+func invoiceXML(src []byte, profile string) ([]byte, error) {
+	var p einvoice.Profile
+	if profile != "" {
+		var err error
+		if p, err = einvoice.ParseProfile(profile); err != nil {
+			return nil, err
+		}
+	}
+	var inv *einvoice.Invoice
+	if trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff"); len(trimmed) > 0 && trimmed[0] == '<' {
+		if p == "" {
+			return src, nil
+		}
+		var err error
+		if inv, _, err = syntax.Read(src); err != nil {
+			return nil, err
+		}
+	} else {
+		inv = new(einvoice.Invoice)
+		d := json.NewDecoder(bytes.NewReader(src))
+		d.DisallowUnknownFields()
+		if err := d.Decode(inv); err != nil {
+			return nil, fmt.Errorf("the invoice is neither XML nor InvoiceData JSON: %w", err)
+		}
+	}
+	return cii.Write(inv, cii.Options{Profile: p})
 }
