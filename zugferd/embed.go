@@ -3,7 +3,6 @@ package zugferd
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -69,7 +68,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 		return nil, err
 	}
 	if !report.Valid {
-		return nil, fault.New(fault.InvalidInput, "the invoice fails %d rule(s) of the %s profile: %s; nothing was embedded", report.Summary.Errors, p, failed(report)).With("report", report)
+		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s) of the %s profile, so nothing was embedded: %s", report.Summary.Errors, p, describe(report.Failed())).With("report", report)
 	}
 	d, err := pdf.Read(file)
 	if err != nil {
@@ -116,7 +115,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 		return nil, fault.Wrap(fault.Internal, err, "the embedded PDF cannot be read back")
 	}
 	if !got.Valid {
-		return nil, fault.New(fault.Internal, "the embedded PDF fails its own checks: %s", failedResults(got.PDF.Results))
+		return nil, fault.New(fault.Internal, "the embedded PDF fails its own checks: %s", describe(got.PDF.Results))
 	}
 	res.PDF = out
 	return res, nil
@@ -156,23 +155,4 @@ func invoiceNumber(xml []byte) (string, error) {
 		return "", err
 	}
 	return inv.Number, nil
-}
-
-// failed lists the fatal rule ids of a report, at most ten.
-func failed(r *rules.Report) string {
-	return failedResults(r.Results)
-}
-
-func failedResults(rs []rules.Result) string {
-	var ids []string
-	for _, x := range rs {
-		if !x.Passed && x.Severity == rules.Fatal {
-			if len(ids) == 10 {
-				ids = append(ids, "...")
-				break
-			}
-			ids = append(ids, x.ID)
-		}
-	}
-	return strings.Join(ids, ", ")
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func convertCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "convert", Short: "Convert local office documents to PDF"}
+	cmd := &cobra.Command{Use: "convert", Short: "Convert local files: office documents to PDF, ZUGFeRD to XRechnung"}
 	var out, vars, track string
 	var pdfa, hideComments bool
 	word := &cobra.Command{
@@ -93,6 +93,6 @@ func convertCmd() *cobra.Command {
 	f.BoolVar(&xpdfa, "pdfa", false, "PDF/A-3b output")
 	outFlag(excel, &xout)
 
-	cmd.AddCommand(word, excel)
+	cmd.AddCommand(word, excel, zugferdToXRechnungCmd())
 	return cmd
 }

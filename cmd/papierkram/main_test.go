@@ -291,6 +291,14 @@ func TestXRechnungCommands(t *testing.T) {
 	if out, err := exec.Command(bin, "zugferd", "embed", "--invoice", badFile, "-o", embedded, blank).CombinedOutput(); err == nil || !strings.Contains(string(out), "carry CII; this invoice is UBL") {
 		t.Fatalf("zugferd embed of UBL: %v %s", err, out)
 	}
+	xrPDF := filepath.Join("..", "..", "..", "shared", "corpus", "zugferd", "2.3-examples", "5. XRECHNUNG", "XRECHNUNG_Einfach", "XRECHNUNG_Einfach.pdf")
+	if out, code := run("convert", "zugferd-to-xrechnung", "--to", "CII", xrPDF); code != 0 || !strings.Contains(out, "urn:xeinkauf.de:kosit:xrechnung_3.0") || !strings.Contains(out, "rsm:CrossIndustryInvoice") {
+		t.Fatalf("convert zugferd-to-xrechnung: %d %.300s", code, out)
+	}
+	enPDF := filepath.Join("..", "..", "..", "shared", "corpus", "zugferd", "2.3-examples", "3. EN16931", "EN16931_Einfach", "EN16931_Einfach.pdf")
+	if out, err := exec.Command(bin, "convert", "zugferd-to-xrechnung", "--leitweg-id", "04011000-12345-03", enPDF).CombinedOutput(); err == nil || !strings.Contains(string(out), "BR-DE-2 [fatal]") {
+		t.Fatalf("convert of an EN16931 invoice without seller contact: %v %s", err, out)
+	}
 	if _, code := run("zugferd", "validate", ublFile); code != 1 {
 		t.Fatalf("zugferd validate of an XML file: exit %d, want 1", code)
 	}

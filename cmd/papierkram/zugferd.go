@@ -108,13 +108,7 @@ func zugferdCmd() *cobra.Command {
 			defer gs.Supervisor().Stop(cmd.Context())
 			res, err := zugferd.Embed(cmd.Context(), gs, b, xml, zugferd.Options{Title: title})
 			if err != nil {
-				if fe := fault.As(err); fe != nil {
-					if r, ok := fe.Details["report"].(*rules.Report); ok {
-						for _, x := range r.Failed() {
-							fmt.Fprintf(cmd.ErrOrStderr(), "  %s [%s] %s at %s\n", x.ID, x.Severity, x.Message, x.Location)
-						}
-					}
-				}
+				printFailed(cmd, reportOf(err))
 				return err
 			}
 			return writeOut(cmd, out, res.PDF)
@@ -158,4 +152,60 @@ func invoiceXML(src []byte, profile string) ([]byte, error) {
 		}
 	}
 	return cii.Write(inv, cii.Options{Profile: p})
+}
+
+func zugferdToXRechnungCmd() *cobra.Command {
+	var out, target, version string
+	var o zugferd.ConvertOptions
+	var report bool
+	cmd := &cobra.Command{
+		Use: "zugferd-to-xrechnung FILE.pdf", Short: "Write the invoice of a ZUGFeRD / Factur-X PDF as XRechnung (UBL or CII), validated", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			if o.Syntax, err = syntax.Parse(target, syntax.UBL); err != nil {
+				return err
+			}
+			o.Version = version
+			c, err := zugferd.ToXRechnung(b, o)
+			if err != nil {
+				printFailed(cmd, reportOf(err))
+				return err
+			}
+			if report {
+				printFailed(cmd, c.Report)
+			}
+			return writeOut(cmd, out, c.XML)
+		},
+	}
+	cmd.Flags().StringVar(&target, "to", "UBL", "target syntax: UBL or CII")
+	cmd.Flags().StringVar(&version, "version", "3.0", "XRechnung version: 3.0 or 2.3")
+	cmd.Flags().StringVar(&o.LeitwegID, "leitweg-id", "", "Leitweg-ID for the buyer reference (BT-10)")
+	cmd.Flags().StringVar(&o.LeitwegIDMode, "leitweg-id-mode", "", "append (default), replace or strict (default with --enforce-leitweg-id)")
+	cmd.Flags().BoolVar(&o.EnforceLeitwegID, "enforce-leitweg-id", false, "fail unless BT-10 is a well-formed Leitweg-ID")
+	cmd.Flags().BoolVar(&o.Validate, "validate", true, "fail when the XRechnung breaks a fatal rule")
+	cmd.Flags().BoolVar(&report, "report", false, "list failed rules and warnings on stderr")
+	outFlag(cmd, &out)
+	return cmd
+}
+
+// reportOf is the validation report a refusal carries, or nil.
+func reportOf(err error) *rules.Report {
+	if fe := fault.As(err); fe != nil {
+		r, _ := fe.Details["report"].(*rules.Report)
+		return r
+	}
+	return nil
+}
+
+// printFailed lists a report's failed rules on stderr.
+func printFailed(cmd *cobra.Command, r *rules.Report) {
+	if r == nil {
+		return
+	}
+	for _, x := range r.Failed() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "  %s [%s] %s at %s\n", x.ID, x.Severity, x.Message, x.Location)
+	}
 }

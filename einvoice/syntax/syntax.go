@@ -157,8 +157,8 @@ func Transform(data []byte, target Syntax) ([]byte, Info, error) {
 
 // XRechnung renders inv as an XRechnung of the given version ("3.0" default, or "2.3") in
 // syntax s. The least an invoice must name is checked (BT-1, BT-2, BT-5, BT-27, BT-44; the
-// business rules are validation's); BT-24, BT-3 and BT-23 default to the XRechnung
-// guideline, 380 and the PEPPOL billing process.
+// business rules are validation's); BT-3 and BT-23 default to 380 and the PEPPOL billing
+// process, and BT-24 becomes the XRechnung guideline unless it names XRechnung already.
 func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) {
 	in := *inv
 	var missing []string
@@ -173,7 +173,7 @@ func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) 
 	if len(missing) > 0 {
 		return nil, fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(missing, ", ")).With("missingFields", missing)
 	}
-	if in.Specification == "" || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
+	if einvoice.ProfileOf(in.Specification) != einvoice.XRechnung || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
 		g, err := einvoice.XRechnungGuideline(version)
 		if err != nil {
 			return nil, fault.New(fault.InvalidInput, "%v", err)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -56,10 +55,10 @@ func jsonField(u *Upload, name string, v any) error {
 	if s == "" {
 		return nil
 	}
-	d := json.NewDecoder(strings.NewReader(s))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fault.New(fault.InvalidInput, "%s is not the expected JSON: %v", name, err)
+	if err := decodeJSON([]byte(s), v); err != nil {
+		// The body's wording ("the body is ...") named for the part.
+		msg := strings.Replace(fault.As(err).Message, "the body", "the part", 1)
+		return fault.New(fault.InvalidInput, "%s: %s", name, msg).With("field", name)
 	}
 	return nil
 }

@@ -131,18 +131,9 @@ func (s *Server) registerPlanned() {
 	file := func(doc string, types ...string) form {
 		return form{{Name: "file", Doc: doc, File: true, Required: true, Types: types}}
 	}
-	up, conv := s.uploads(), conversion()
-
-	// Conversion to PDF.
-	planned[struct{}](s, post, "/v1/convert/zugferd-to-xrechnung", "Conversion", "ZUGFeRD PDF to XRechnung", "the ZUGFeRD issue", form{
-		{Name: "document", Doc: "The hybrid PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
-		{Name: "targetSyntax", Doc: "UBL or CII."}, {Name: "targetVersion", Doc: "3.0 or 2.3."}, {Name: "enforceLeitwegId"},
-		{Name: "validate"}, {Name: "includeValidationReport"}, {Name: "leitwegId"}, {Name: "leitwegIdMode", Doc: "append, replace or strict."},
-	}.body(), xmlResponse, up, conv)
+	up := s.uploads()
 
 	// XRechnung.
-	xml := file("The invoice XML.", "application/xml").body()
-	_ = xml
 	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
 		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
 

@@ -140,6 +140,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerXRechnung()
 	s.registerZugferd()
 	s.registerZugferdEmbed()
+	s.registerZugferdToXRechnung()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

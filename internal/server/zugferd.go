@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"strings"
@@ -154,8 +155,8 @@ func (s *Server) registerZugferdEmbed() {
 			return nil, err
 		}
 		var inv einvoice.Invoice
-		if err := decodeJSON([]byte(u.Fields["invoice"]), &inv); err != nil {
-			return nil, fault.New(fault.InvalidInput, "part \"invoice\": %s", fault.As(err).Message).With("field", "invoice")
+		if err := jsonField(u, "invoice", &inv); err != nil {
+			return nil, err
 		}
 		f := u.File("file")
 		return s.embed(ctx, f.Data, f.Filename, &inv, u.Fields["profile"], u.Fields["title"])
@@ -180,4 +181,81 @@ func (s *Server) registerZugferdEmbed() {
 		}
 		return s.embed(ctx, data, baseName(in.Body.Filename), (*einvoice.Invoice)(in.Body.Invoice), in.Body.Profile, in.Body.Title)
 	}, up)
+}
+
+// XRechnungConversion is the answer of /v1/convert/zugferd-to-xrechnung with
+// includeValidationReport.
+type XRechnungConversion struct {
+	Syntax           string            `json:"syntax" example:"UBL"`
+	XRechnungVersion string            `json:"xrechnungVersion" example:"3.0"`
+	SourceProfile    string            `json:"sourceProfile" doc:"Profile of the embedded invoice." example:"EN16931"`
+	SourceFileName   string            `json:"sourceFileName" doc:"Name of the embedded invoice XML." example:"factur-x.xml"`
+	XML              string            `json:"xml" doc:"The XRechnung XML."`
+	Report           *ValidationReport `json:"report" doc:"Validation of the XRechnung: XSD, EN 16931 and XRechnung CIUS, every checked rule."`
+}
+
+var zugferdToXRechnungForm = form{
+	{Name: "document", Doc: "The ZUGFeRD 2.x / Factur-X PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
+	{Name: "targetSyntax", Doc: "UBL (default) or CII."},
+	{Name: "targetVersion", Doc: "XRechnung version: 3.0 (default) or 2.3."},
+	{Name: "enforceLeitwegId", Doc: "true: fail with 422 unless the buyer reference (BT-10) ends up a well-formed Leitweg-ID (check digits ISO/IEC 7064 MOD 97-10). Default false."},
+	{Name: "validate", Doc: "true (default): fail with 422 and the report under `report` when the XRechnung breaks a fatal rule (XSD, EN 16931, XRechnung CIUS). false: answer the XML anyway."},
+	{Name: "includeValidationReport", Doc: "true: answer JSON (XRechnungConversion) with the XML and the full report instead of the bare XML. Default false."},
+	{Name: "leitwegId", Doc: "Leitweg-ID to put into BT-10, as leitwegIdMode says; a malformed one is 400."},
+	{Name: "leitwegIdMode", Doc: "append (default): set BT-10 only when empty; replace: overwrite it; strict (default with enforceLeitwegId): fail with 422 unless the invoice has one."},
+}
+
+func (s *Server) registerZugferdToXRechnung() {
+	s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[XRechnungConversion](), true, "")
+	register(s, huma.Operation{
+		OperationID: "postConvertZugferdToXrechnung", Method: http.MethodPost, Path: "/v1/convert/zugferd-to-xrechnung", Tags: []string{"Conversion"},
+		Summary: "ZUGFeRD PDF to XRechnung",
+		Description: "Three stages. Extract: the invoice XML of the PDF (factur-x.xml, zugferd-invoice.xml, xrechnung.xml or the associated XML); ZUGFeRD 1.0 is refused with 400. " +
+			"Transform: through the EN 16931 model to UBL or CII with the XRechnung guideline (BT-24) of targetVersion; a MINIMUM or BASIC WL source is 422 naming what it lacks (invoice lines BG-25, VAT breakdown BG-23), as are Leitweg-ID failures under enforceLeitwegId or strict mode. " +
+			"Validate: XSD, EN 16931 and XRechnung CIUS; with validate (default) a fatal rule is 422 with the report under `report`, e.g. BR-DE-2 when the source has no seller contact. " +
+			"The answer is the XML (application/xml), or with includeValidationReport the JSON XRechnungConversion.",
+		RequestBody: zugferdToXRechnungForm.body(),
+		Responses: map[string]*huma.Response{"200": {Description: "The XRechnung, or with includeValidationReport the XML and its report.", Content: map[string]*huma.MediaType{
+			"application/xml":  {Schema: &huma.Schema{Type: "string"}},
+			"application/json": {Schema: &huma.Schema{Ref: "#/components/schemas/XRechnungConversion"}},
+		}}},
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		u, err := zugferdToXRechnungForm.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		o := zugferd.ConvertOptions{Version: strings.TrimSpace(u.Fields["targetVersion"]), LeitwegID: u.Fields["leitwegId"], LeitwegIDMode: u.Fields["leitwegIdMode"], Validate: true}
+		if o.Syntax, err = syntax.Parse(u.Fields["targetSyntax"], syntax.UBL); err != nil {
+			return nil, fault.New(fault.InvalidInput, "targetSyntax: %v", err).With("field", "targetSyntax")
+		}
+		var report bool
+		for name, dst := range map[string]*bool{"enforceLeitwegId": &o.EnforceLeitwegID, "validate": &o.Validate, "includeValidationReport": &report} {
+			if strings.TrimSpace(u.Fields[name]) == "" {
+				continue
+			}
+			if *dst, err = boolField(u, name); err != nil {
+				return nil, err
+			}
+		}
+		c, err := zugferd.ToXRechnung(u.File("document").Data, o)
+		if err != nil {
+			return nil, err
+		}
+		in, err := syntax.Detect(c.XML)
+		if err != nil {
+			return nil, err
+		}
+		name := stem(u.File("document").Filename) + "-xrechnung-" + strings.ToLower(string(c.Syntax)) + ".xml"
+		if !report {
+			return xmlOutput(name, c.XML), nil
+		}
+		b, err := json.Marshal(XRechnungConversion{
+			Syntax: string(c.Syntax), XRechnungVersion: in.XRechnungVersion, SourceProfile: string(c.Source.Info.Profile),
+			SourceFileName: c.Source.FileName, XML: string(c.XML), Report: (*ValidationReport)(c.Report),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "application/json", Body: b}, nil
+	}, s.uploads(), conversion())
 }

@@ -75,3 +75,61 @@ func TestZugferdEmbed(t *testing.T) {
 	body, _ = json.Marshal(map[string]any{"file": base64.StdEncoding.EncodeToString(a3)})
 	wantProblem(t, e.do("POST", "/api/zugferd/embed/base64", testKey, body), 400, "invalid_input")
 }
+
+// TestZugferdToXRechnung: the XML by default, JSON with the report on request, 422 with
+// the report for a source XRechnung's rules reject, 400 for ZUGFeRD 1.0 and bad options.
+func TestZugferdToXRechnung(t *testing.T) {
+	e := newTestEnv(t)
+	xr := corpusFile(t, "zugferd/2.3-examples/5. XRECHNUNG/XRECHNUNG_Einfach/XRECHNUNG_Einfach.pdf")
+	en := corpusFile(t, "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf")
+	const path = "/v1/convert/zugferd-to-xrechnung"
+
+	res := e.uploadAs(testKey, path, [2]any{"@document", xr})
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/xml" {
+		t.Fatalf("status %d, %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	body := string(readAll(t, res))
+	if !strings.Contains(body, "<Invoice xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\"") || !strings.Contains(body, "xrechnung_3.0") {
+		t.Errorf("not a UBL XRechnung 3.0: %.300s", body)
+	}
+
+	res = e.uploadAs(testKey, path, [2]any{"@document", xr}, [2]any{"targetSyntax", "CII"}, [2]any{"includeValidationReport", "true"}, [2]any{"targetVersion", "2.3"})
+	out := decode(t, res)
+	rep, _ := out["report"].(map[string]any)
+	if out["syntax"] != "CII" || out["xrechnungVersion"] != "2.3" || out["sourceProfile"] != "XRECHNUNG" || rep == nil || rep["valid"] != true ||
+		!strings.Contains(out["xml"].(string), "rsm:CrossIndustryInvoice") {
+		t.Errorf("with report: %v %v %v valid %v", out["syntax"], out["xrechnungVersion"], out["sourceProfile"], rep["valid"])
+	}
+
+	p := wantProblem(t, e.uploadAs(testKey, path, [2]any{"@document", en}, [2]any{"leitwegId", "04011000-12345-03"}), 422, "unprocessable")
+	if rep, _ := p["report"].(map[string]any); rep == nil || !strings.Contains(p["detail"].(string), "BR-DE-2") {
+		t.Errorf("EN16931 without seller contact: %v", p["detail"])
+	}
+	res = e.uploadAs(testKey, path, [2]any{"@document", en}, [2]any{"validate", "false"})
+	if b := readAll(t, res); res.StatusCode != 200 || !strings.Contains(string(b), "xrechnung_3.0") {
+		t.Errorf("validate=false: %d", res.StatusCode)
+	}
+	p = wantProblem(t, e.uploadAs(testKey, path, [2]any{"@document", corpusFile(t, "zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/MINIMUM_Rechnung.pdf")}), 422, "unprocessable")
+	if !strings.Contains(p["detail"].(string), "BG-25") {
+		t.Errorf("MINIMUM: %v", p["detail"])
+	}
+	p = wantProblem(t, e.uploadAs(testKey, path, [2]any{"@document", corpusFile(t, "zugferd/zugferd10/ZUGFeRD_1p0_BASIC_Einfach.pdf")}), 400, "invalid_input")
+	if !strings.Contains(p["detail"].(string), "ZUGFeRD 1.0") {
+		t.Errorf("1.0: %v", p["detail"])
+	}
+	wantProblem(t, e.uploadAs(testKey, path, [2]any{"@document", en}, [2]any{"enforceLeitwegId", "true"}), 422, "unprocessable")
+	for name, parts := range map[string][][2]any{
+		"syntax":  {{"@document", xr}, {"targetSyntax", "JSON"}},
+		"version": {{"@document", xr}, {"targetVersion", "9"}},
+		"bool":    {{"@document", xr}, {"validate", "maybe"}},
+		"id":      {{"@document", xr}, {"leitwegId", "123"}},
+		"mode":    {{"@document", xr}, {"leitwegIdMode", "merge"}},
+		"no doc":  {{"targetSyntax", "UBL"}},
+		"not pdf": {{"@document", []byte("<x/>")}},
+		"unknown": {{"@document", xr}, {"colour", "red"}},
+	} {
+		if res := e.uploadAs(testKey, path, parts...); res.StatusCode != 400 {
+			t.Errorf("%s: status %d", name, res.StatusCode)
+		}
+	}
+}
