@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 )
@@ -25,6 +25,7 @@ type N struct {
 	doc    *document
 	index  int // position in document order
 	pos    int // position among the siblings of the same name, from 1
+	xpath  string
 }
 
 type document struct {
@@ -86,12 +87,18 @@ func newDocument(root *xmlc.Node, ns map[string]string) *document {
 		d.byName[k] = append(d.byName[k], w)
 		if len(n.Kids) > 0 {
 			w.kids = make([]*N, len(n.Kids))
-			seen := map[name]int{}
 			for i, c := range n.Kids {
 				w.kids[i] = build(c, w)
-				k := name{c.Space, c.Local}
-				seen[k]++
-				w.kids[i].pos = seen[k]
+				// The position among same-named siblings: they are usually adjacent (lines,
+				// notes), so look back until the run of that name ends.
+				pos := 1
+				for j := i - 1; j >= 0; j-- {
+					if p := n.Kids[j]; p.Local == c.Local && p.Space == c.Space {
+						pos = w.kids[j].pos + 1
+						break
+					}
+				}
+				w.kids[i].pos = pos
 			}
 		}
 		return w
@@ -108,6 +115,7 @@ type assert struct {
 	test func(n *N) bool
 	// why, when set, says what is wrong at an element that fails, in place of msg.
 	why func(n *N) string
+	idx int // unique among compiled assertions, from 1
 }
 
 // a makes an assertion.
@@ -181,13 +189,48 @@ type pattern []rule
 // compiled is a pattern indexed by local name: for each name, the rules that may match
 // elements of that name, in pattern order.
 type compiled struct {
-	rules   []rule
-	byLocal map[string][]int
-	any     []int // rules that may match any element
+	rules []rule
+	// byName holds, by interned local name, the rules that may match; a name the pattern
+	// does not know (or one interned after it was compiled) takes any.
+	byName [][]int
+	any    []int // rules that may match any element
 }
 
+// names interns the local names rule contexts mention, so that run finds a pattern's rules
+// for an element by index instead of hashing its name once per pattern.
+var names = struct {
+	sync.RWMutex
+	ids map[string]int // from 1; 0 is a name no rule mentions
+}{ids: map[string]int{}}
+
+func internName(local string) int {
+	names.Lock()
+	defer names.Unlock()
+	id, ok := names.ids[local]
+	if !ok {
+		id = len(names.ids) + 1
+		names.ids[local] = id
+	}
+	return id
+}
+
+func nameID(local string) int {
+	names.RLock()
+	defer names.RUnlock()
+	return names.ids[local]
+}
+
+// assertCount numbers every compiled assertion, so that run tracks passed rules in a slice.
+var assertCount atomic.Int32
+
 func compilePattern(p pattern) *compiled {
-	c := &compiled{rules: p, byLocal: map[string][]int{}}
+	for i := range p {
+		for j := range p[i].asserts {
+			p[i].asserts[j].idx = int(assertCount.Add(1))
+		}
+	}
+	byLocal := map[string][]int{}
+	c := &compiled{rules: p}
 	for i, r := range p {
 		if r.context.locals == nil {
 			c.any = append(c.any, i)
@@ -195,14 +238,18 @@ func compilePattern(p pattern) *compiled {
 	}
 	for i, r := range p {
 		for _, l := range r.context.locals {
-			if ids := c.byLocal[l]; len(ids) == 0 || ids[len(ids)-1] != i {
-				c.byLocal[l] = append(ids, i)
+			if ids := byLocal[l]; len(ids) == 0 || ids[len(ids)-1] != i {
+				byLocal[l] = append(ids, i)
 			}
 		}
 	}
 	// Merge the rules for any element into every list, keeping pattern order.
-	for l, ids := range c.byLocal {
-		c.byLocal[l] = mergeSorted(ids, c.any)
+	for l, ids := range byLocal {
+		id := internName(l)
+		if id >= len(c.byName) {
+			c.byName = append(c.byName, make([][]int, id+1-len(c.byName))...)
+		}
+		c.byName[id] = mergeSorted(ids, c.any)
 	}
 	return c
 }
@@ -239,13 +286,19 @@ type Result struct {
 
 // run checks every element against the patterns, in document order.
 func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
-	var out []Result
-	passed := map[string]int{} // rule id → its result
+	// Sized for a whole rule set (UBL with XRechnung checks about 900 rule ids), so that
+	// neither grows while the document is walked.
+	out := make([]Result, 0, 1024)
+	// The result of a passed rule by its id; assertions sharing an id (one rule checked in
+	// several contexts) share it, found through byID.
+	passed := make([]int32, assertCount.Load()+1)
+	byID := make(map[string]int, 1024)
 	for _, n := range d.all {
+		nid := nameID(n.Local)
 		for _, p := range patterns {
-			ids, ok := p.byLocal[n.Local]
-			if !ok {
-				ids = p.any
+			ids := p.any
+			if nid < len(p.byName) && p.byName[nid] != nil {
+				ids = p.byName[nid]
 			}
 			for _, i := range ids {
 				r := p.rules[i]
@@ -259,11 +312,17 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 					}
 					ok := safe(a.test, n)
 					if ok {
-						if i, seen := passed[a.id]; seen {
+						if i := passed[a.idx]; i > 0 {
+							out[i-1].Count++
+							continue
+						}
+						if i, seen := byID[a.id]; seen {
+							passed[a.idx] = int32(i + 1)
 							out[i].Count++
 							continue
 						}
-						passed[a.id] = len(out)
+						byID[a.id] = len(out)
+						passed[a.idx] = int32(len(out) + 1)
 					}
 					if loc == "" {
 						loc = n.XPath()
@@ -298,16 +357,14 @@ func safe(test func(*N) bool, n *N) (ok bool) {
 // XPath is the element's path with positions, e.g.
 // /Invoice[1]/cac:InvoiceLine[2]/cbc:ID[1].
 func (n *N) XPath() string {
-	var parts []string
-	for c := n; c != nil; c = c.parent {
-		parts = append(parts, c.prefixed()+"["+itoa(max(c.pos, 1))+"]")
+	if n.xpath == "" { // built on the parent's, once per element: many rules report the same
+		parent := ""
+		if n.parent != nil {
+			parent = n.parent.XPath()
+		}
+		n.xpath = parent + "/" + n.prefixed() + "[" + itoa(max(n.pos, 1)) + "]"
 	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(parts[i])
-	}
-	return b.String()
+	return n.xpath
 }
 
 func itoa(i int) string {

@@ -57,6 +57,17 @@ func TestMutations(t *testing.T) {
 		{cii, `<ram:GrandTotalAmount>336.9</ram:GrandTotalAmount>`, `<ram:GrandTotalAmount>336,9</ram:GrandTotalAmount>`, "CII-XSD", Fatal},
 		{cii, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference>`, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference><ram:Unknown>x</ram:Unknown>`, "CII-XSD", Fatal},
 		{cii, `<ram:GrandTotalAmount>336.9</ram:GrandTotalAmount>`, `<ram:GrandTotalAmount foo="1">336.9</ram:GrandTotalAmount>`, "CII-XSD", Fatal},
+		// PEPPOL BIS rules XRechnung takes over
+		{ubl, `<cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>`, ``, "PEPPOL-EN16931-R001", Fatal},
+		{ubl, `<cbc:EndpointID schemeID="EM">seller@email.de</cbc:EndpointID>`, ``, "PEPPOL-EN16931-R020", Fatal},
+		{ubl, `<cbc:EndpointID schemeID="EM">buyer@info.de</cbc:EndpointID>`, ``, "PEPPOL-EN16931-R010", Fatal},
+		{ubl, `<cbc:Note>Zahlbar sofort ohne Abzug.</cbc:Note>`, `<cbc:Note> </cbc:Note>`, "PEPPOL-EN16931-R008", Fatal},
+		{ubl, `<cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>`, `<cbc:PaymentMeansCode>59</cbc:PaymentMeansCode>`, "PEPPOL-EN16931-R061", Fatal},
+		{ubl, `<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>`, `<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cbc:TaxCurrencyCode>EUR</cbc:TaxCurrencyCode>`, "PEPPOL-EN16931-R005", Fatal},
+		{ubl, `<cbc:LineExtensionAmount currencyID="EUR">26.07</cbc:LineExtensionAmount>`, `<cbc:LineExtensionAmount currencyID="EUR">26.10</cbc:LineExtensionAmount>`, "PEPPOL-EN16931-R120", Warning},
+		{cii, `<ram:URIID schemeID="EM">buyer@info.de</ram:URIID>`, ``, "PEPPOL-EN16931-R010", Fatal},
+		{cii, `<ram:TypeCode>58</ram:TypeCode>`, `<ram:TypeCode>59</ram:TypeCode>`, "PEPPOL-EN16931-R061", Fatal},
+		{cii, `<ram:BuyerReference>04011000-12345-03</ram:BuyerReference>`, `<ram:BuyerReference></ram:BuyerReference>`, "PEPPOL-EN16931-R008", Fatal},
 		// Factur-X profiles
 		{minimum, `<ram:TaxBasisTotalAmount>198.00</ram:TaxBasisTotalAmount>`, ``, "BR-13", Fatal},
 		{minimum, `<ram:BuyerTradeParty>`, `<ram:BuyerTradeParty><ram:Description>not in MINIMUM</ram:Description>`, "FX-PROFILE", Fatal},

@@ -76,6 +76,9 @@ func compile(p string) *path {
 func (n *N) All(p string) []*N { return n.all(compile(p)) }
 
 func (n *N) all(c *path) []*N {
+	if c.down && !c.anywhere && !c.root {
+		return collect(n, c.steps, nil) // the common case: one slice, none when nothing matches
+	}
 	var set []*N
 	steps := c.steps
 	switch {
@@ -129,6 +132,21 @@ func (n *N) one(c *path) *N {
 		return all[0]
 	}
 	return nil
+}
+
+// collect appends the elements at the child steps below n, in document order (a depth-first
+// walk meets them in that order: they all lie at the same depth).
+func collect(n *N, steps []step, out []*N) []*N {
+	if len(steps) == 0 {
+		return append(out, n)
+	}
+	s := steps[0]
+	for _, k := range n.kids {
+		if s.any || (k.Local == s.local && k.Space == s.space) {
+			out = collect(k, steps[1:], out)
+		}
+	}
+	return out
 }
 
 // first is the first element in document order at the child steps below n.

@@ -9,35 +9,49 @@ type restriction struct{ id, path, attr string }
 
 const lineUnion = "(cac:InvoiceLine|cac:CreditNoteLine)/"
 
-func (r restriction) present(n *N) bool {
-	var found []*N
+// absent is the rule's test: the element or attribute is not there. Paths below the root
+// are answered from the document's path index with keys built here once, not per document.
+func (r restriction) absent() func(n *N) bool {
+	var keys []string
 	switch {
 	case r.path == "//*" && r.attr != "":
-		return n.doc.has("//@" + r.attr)
+		keys = []string{"//@" + r.attr}
 	case !strings.HasPrefix(r.path, "/"):
 		p := strings.Replace(r.path, lineUnion, "cac:InvoiceLine/", 1)
 		if r.attr != "" {
 			p += "/@" + r.attr
 		}
-		if n.doc.has(p) {
+		keys = []string{p}
+		if strings.HasPrefix(r.path, lineUnion) {
+			keys = append(keys, strings.Replace(p, "cac:InvoiceLine/", "cac:CreditNoteLine/", 1))
+		}
+	}
+	if keys != nil {
+		return func(n *N) bool {
+			for _, k := range keys {
+				if n.doc.has(k) {
+					return false
+				}
+			}
 			return true
 		}
-		if strings.HasPrefix(r.path, lineUnion) {
-			return n.doc.has(strings.Replace(p, "cac:InvoiceLine/", "cac:CreditNoteLine/", 1))
+	}
+	return func(n *N) bool {
+		var found []*N
+		switch {
+		case r.path == "//*":
+			found = n.doc.all
+		case strings.HasPrefix(r.path, lineUnion):
+			rest := strings.TrimPrefix(r.path, lineUnion)
+			found = append(n.All("cac:InvoiceLine/"+rest), n.All("cac:CreditNoteLine/"+rest)...)
+		default:
+			found = n.All(r.path)
 		}
-		return false
-	case r.path == "//*":
-		found = n.doc.all
-	case strings.HasPrefix(r.path, lineUnion):
-		rest := strings.TrimPrefix(r.path, lineUnion)
-		found = append(n.All("cac:InvoiceLine/"+rest), n.All("cac:CreditNoteLine/"+rest)...)
-	default:
-		found = n.All(r.path)
+		if r.attr == "" {
+			return len(found) == 0
+		}
+		return !Any(found, hasAttr(r.attr))
 	}
-	if r.attr == "" {
-		return len(found) > 0
-	}
-	return Any(found, hasAttr(r.attr))
 }
 
 func (r restriction) message() string {
@@ -143,13 +157,13 @@ func ublSyntax() pattern {
 		{"UBL-DT-27", "schemeAgencyID"}, {"UBL-DT-28", "listAgencyID"},
 	} {
 		r := restriction{attr.id, "//*", attr.name}
-		invoice = append(invoice, a(attr.id, Warning, r.message(), func(n *N) bool { return !r.present(n) }))
+		invoice = append(invoice, a(attr.id, Warning, r.message(), r.absent()))
 	}
 	invoice = append(invoice, a("UBL-DT-18", Warning, "The attribute name is only used on the payment means code.", func(n *N) bool {
 		return !Any(n.doc.all, func(m *N) bool { return hasRawAttr(m, "name") && !m.Is("cbc:PaymentMeansCode") })
 	}))
 	for _, r := range ublRestrictions {
-		invoice = append(invoice, a(r.id, Warning, r.message(), func(n *N) bool { return !r.present(n) }))
+		invoice = append(invoice, a(r.id, Warning, r.message(), r.absent()))
 	}
 	nameDiffers := func(n *N) bool {
 		// (cac:PartyName/cbc:Name) != (seller RegistrationName): some pair differs; false when

@@ -32,7 +32,7 @@ func xrechnungCIIRules(guideline string) []*compiled {
 	if c, ok := xrCIIRules.Load(guideline); ok {
 		return c.([]*compiled)
 	}
-	c := compileAll(xrCII(guideline)...)
+	c := compileAll(append(xrCII(guideline), peppolCII()...)...)
 	xrCIIRules.Store(guideline, c)
 	return c
 }
@@ -64,7 +64,7 @@ func xrechnungRules(guideline string) []*compiled {
 	if c, ok := xrUBLRules.Load(guideline); ok {
 		return c.([]*compiled)
 	}
-	c := compileAll(xrUBL(guideline)...)
+	c := compileAll(append(xrUBL(guideline), peppolUBL()...)...)
 	xrUBLRules.Store(guideline, c)
 	return c
 }

@@ -251,6 +251,18 @@ func xrUBL(guideline string) []pattern {
 				}),
 			}},
 			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
+				a("BR-DEX-02", Warning, "The net amount (BT-131) of a line or sub-invoice line with sub-invoice lines should equal the sum of their net amounts.", func(n *N) bool {
+					if n.Local != "Invoice" { // the rule is written for invoices only
+						return true
+					}
+					sums := func(l *N) bool {
+						own := l.One("cbc:LineExtensionAmount")
+						return own != nil && own.DecVal().Equal(Sum(l.All("cac:SubInvoiceLine/cbc:LineExtensionAmount")))
+					}
+					hasSubs := has("cac:SubInvoiceLine")
+					return !Any(Where(n.All("cac:InvoiceLine"), hasSubs), func(l *N) bool { return !sums(l) }) &&
+						!Any(Where(n.All("//cac:SubInvoiceLine"), hasSubs), func(l *N) bool { return !sums(l) })
+				}),
 				a("BR-DEX-03", Fatal, "Each sub-invoice line item has exactly one VAT category (BG-DEX-06).", func(n *N) bool {
 					return !Any(n.All("//cac:SubInvoiceLine"), func(s *N) bool {
 						return Any(s.All("cac:Item"), func(it *N) bool { return it.Count("cac:ClassifiedTaxCategory") != 1 })
