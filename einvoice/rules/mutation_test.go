@@ -115,3 +115,42 @@ func TestMutations(t *testing.T) {
 		})
 	}
 }
+
+// TestScenarioLevels: KoSIT's level overrides hold in XRechnung and only there: a unit
+// outside Rec 20/21 is a warning in an XRechnung, fatal in a plain EN 16931 invoice; a
+// second payment terms block is an error in an XRechnung CII.
+func TestScenarioLevels(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	unit := strings.Replace(s, `unitCode="XPP"`, `unitCode="NOPE"`, 1)
+	if unit == s {
+		unit = strings.Replace(s, `unitCode="`, `unitCode="NOPE" x="`, 1)
+	}
+	severity := func(doc, id string) (Severity, bool) {
+		r, err := Validate([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range r.Failed() {
+			if x.ID == id {
+				return x.Severity, r.Valid
+			}
+		}
+		t.Fatalf("%s did not fail", id)
+		return "", false
+	}
+	if sev, valid := severity(unit, "BR-CL-23"); sev != Warning || !valid {
+		t.Errorf("XRechnung: BR-CL-23 %s, valid %v", sev, valid)
+	}
+	plain := strings.Replace(unit, "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0", "urn:cen.eu:en16931:2017", 1)
+	if sev, valid := severity(plain, "BR-CL-23"); sev != Fatal || valid {
+		t.Errorf("EN 16931: BR-CL-23 %s, valid %v", sev, valid)
+	}
+	terms := strings.Replace(s, "<ram:SpecifiedTradePaymentTerms>", "<ram:SpecifiedTradePaymentTerms><ram:Description>a</ram:Description></ram:SpecifiedTradePaymentTerms><ram:SpecifiedTradePaymentTerms>", 1)
+	if sev, valid := severity(terms, "CII-SR-452"); sev != Fatal || valid {
+		t.Errorf("XRechnung: CII-SR-452 %s, valid %v", sev, valid)
+	}
+}

@@ -129,7 +129,10 @@ func Validate(data []byte) (*Report, error) {
 			return r, nil
 		}
 	}
-	r.Results = run(newDocument(root, prefixes), patterns, scenarioOff(guideline))
+	r.Results = run(newDocument(root, prefixes), patterns, nil)
+	if isXRechnung3(guideline) {
+		relevel(r.Results, scenarioLevels(guideline, in.Syntax))
+	}
 	r.tally()
 	return r, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/syntax"
 )
 
 // XRechnung 3.0 guideline ids (BT-24): the CIUS, its extension and the Clean Vehicles
@@ -37,17 +38,41 @@ var (
 	cvaCodes    = codeSet("clean zero-emission other")
 )
 
-// scenarioOff names the EN 16931 rules an XRechnung variant replaces with its own.
-func scenarioOff(guideline string) map[string]bool {
+// scenarioLevels are KoSIT's severity overrides of an XRechnung scenario (the
+// customLevel entries of validator-configuration-xrechnung): code lists XRechnung relaxes
+// (BR-CL-21, BR-CL-23 warnings), rules the extension and CVD variants replace with their own
+// (information), and syntax warnings XRechnung makes errors (sub-invoice lines outside the
+// extension, CII payment terms and line VAT cardinalities).
+func scenarioLevels(guideline string, s syntax.Syntax) map[string]Severity {
+	l := map[string]Severity{"BR-CL-23": Warning, "BR-CL-21": Warning}
+	if s == syntax.UBL {
+		l["UBL-CR-646"] = Fatal
+	} else {
+		l["CII-SR-452"], l["CII-SR-453"], l["CII-SR-454"] = Fatal, Fatal, Fatal
+	}
 	switch strings.TrimSpace(guideline) {
 	case xrExtension:
 		// BR-DEX-01 and BR-DEX-04..09 take their place: more MIME types, the DiGA
-		// identifier schemes, and prepaid amounts of sub-invoices in the amount due.
-		return map[string]bool{"BR-CL-10": true, "BR-CL-11": true, "BR-CL-21": true, "BR-CL-24": true, "BR-CL-25": true, "BR-CL-26": true, "BR-CO-16": true}
+		// identifier schemes, and (UBL) prepaid amounts of sub-invoices in the amount due.
+		for _, id := range []string{"BR-CL-10", "BR-CL-11", "BR-CL-21", "BR-CL-24", "BR-CL-25", "BR-CL-26"} {
+			l[id] = Info
+		}
+		if s == syntax.UBL {
+			l["BR-CO-16"], l["UBL-CR-470"], l["UBL-CR-646"] = Info, Info, Info
+		}
 	case xrCVD:
-		return map[string]bool{"BR-CL-13": true} // BR-TMP-CVD-01 adds the CVD scheme
+		l["BR-CL-13"] = Info // BR-TMP-CVD-01 adds the CVD scheme
 	}
-	return nil
+	return l
+}
+
+// relevel applies scenario levels to the results.
+func relevel(rs []Result, levels map[string]Severity) {
+	for i := range rs {
+		if l, ok := levels[rs[i].ID]; ok {
+			rs[i].Severity = l
+		}
+	}
 }
 
 // isXRechnung3 tells whether the guideline is one the XRechnung 3.0 rules apply to.
