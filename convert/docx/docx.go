@@ -25,6 +25,7 @@ import (
 
 	"github.com/beevik/etree"
 
+	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -155,7 +156,7 @@ func Fill(data []byte, vars map[string]any) ([]byte, error) {
 		}
 		f.part = name
 		f.rels = nil
-		if err := f.fill(root, scope{vars: vars}); err != nil {
+		if err := f.fill(root, tmpl.New(vars)); err != nil {
 			return nil, err
 		}
 		out, err := doc.WriteToBytes()
@@ -173,55 +174,6 @@ func Fill(data []byte, vars map[string]any) ([]byte, error) {
 		f.ensureImageTypes()
 	}
 	return p.Bytes()
-}
-
-// scope resolves names: the innermost loop element first, then the outer ones.
-type scope struct {
-	vars   map[string]any
-	parent *scope
-}
-
-func (s scope) lookup(name string) (any, bool) {
-	for sc := &s; sc != nil; sc = sc.parent {
-		v, ok := resolve(sc.vars, name)
-		if ok {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-// resolve follows a dotted name through nested objects.
-func resolve(m map[string]any, name string) (any, bool) {
-	var cur any = m
-	for _, part := range strings.Split(name, ".") {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = obj[part]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != "" && x != "false" && x != "0"
-	case float64:
-		return x != 0
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return true
-	}
-	return true
 }
 
 // errTemplate wraps template mistakes as input errors naming the part.

@@ -2,10 +2,11 @@ package docx
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/beevik/etree"
+
+	"github.com/papierkram/papierkram/convert/tmpl"
 )
 
 // filler fills one package, part by part.
@@ -16,13 +17,6 @@ type filler struct {
 	images int
 	nextID int
 }
-
-var (
-	// anyTag finds every tag in a paragraph's text, whole, for repairing split runs.
-	anyTag     = regexp.MustCompile(`\{\{[^{}]*\}\}|\{[#^/][^{}]*\}`)
-	valueTag   = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}\}`)
-	sectionTag = regexp.MustCompile(`\{([#^/])\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}`)
-)
 
 func isW(e *etree.Element, tag string) bool { return e.Tag == tag && e.NamespaceURI() == nsW }
 
@@ -76,7 +70,7 @@ func repair(p *etree.Element) {
 			starts[i+1] = starts[i] + len(t.Text())
 		}
 		fixed := false
-		for _, m := range anyTag.FindAllStringIndex(full, -1) {
+		for _, m := range tmpl.Any.FindAllStringIndex(full, -1) {
 			a, b := m[0], m[1]
 			first, last := -1, -1
 			for i := range ts {
@@ -111,7 +105,7 @@ type section struct {
 
 func sections(s string) []section {
 	var out []section
-	for _, m := range sectionTag.FindAllStringSubmatch(s, -1) {
+	for _, m := range tmpl.Section.FindAllStringSubmatch(s, -1) {
 		out = append(out, section{m[1], m[2]})
 	}
 	return out
@@ -153,7 +147,7 @@ func removeTag(e *etree.Element, kind, name string) {
 
 // fill processes the children of parent: sections first (they add or remove elements),
 // then values in each paragraph.
-func (f *filler) fill(parent *etree.Element, sc scope) error {
+func (f *filler) fill(parent *etree.Element, sc tmpl.Scope) error {
 	for i := 0; i < len(parent.ChildElements()); i++ {
 		kids := parent.ChildElements()
 		el := kids[i]
@@ -188,7 +182,7 @@ func (f *filler) fill(parent *etree.Element, sc scope) error {
 
 // block expands a section that opens in kids[i] and closes in kids[i] or a later sibling.
 // A section opening and closing inside one paragraph is left to paragraph.
-func (f *filler) block(parent *etree.Element, kids []*etree.Element, i int, sc scope) (int, bool, error) {
+func (f *filler) block(parent *etree.Element, kids []*etree.Element, i int, sc tmpl.Scope) (int, bool, error) {
 	secs := sections(textOfElement(kids[i]))
 	if len(secs) == 0 || secs[0].kind == "/" {
 		return 0, false, nil
@@ -242,7 +236,7 @@ func sameKind(a, b *etree.Element) bool { return a.Tag == b.Tag }
 
 // expand replaces kids[i..j] by the section's content, repeated or kept or dropped, and
 // says how many elements it inserted.
-func (f *filler) expand(parent *etree.Element, kids []*etree.Element, i, j int, open section, sc scope) (int, error) {
+func (f *filler) expand(parent *etree.Element, kids []*etree.Element, i, j int, open section, sc tmpl.Scope) (int, error) {
 	removeTag(kids[i], open.kind, open.name)
 	removeTag(kids[j], "/", open.name)
 	var block []*etree.Element
@@ -253,31 +247,7 @@ func (f *filler) expand(parent *etree.Element, kids []*etree.Element, i, j int, 
 		}
 		block = append(block, kids[k])
 	}
-	v, _ := sc.lookup(open.name)
-	var scopes []scope
-	switch {
-	case open.kind == "^":
-		if !truthy(v) {
-			scopes = []scope{sc}
-		}
-	default:
-		switch x := v.(type) {
-		case []any:
-			for _, item := range x {
-				m, ok := item.(map[string]any)
-				if !ok {
-					m = map[string]any{".": item, "this": item}
-				}
-				scopes = append(scopes, scope{vars: m, parent: &sc})
-			}
-		case map[string]any:
-			scopes = []scope{{vars: x, parent: &sc}}
-		default:
-			if truthy(v) {
-				scopes = []scope{sc}
-			}
-		}
-	}
+	scopes := sc.Expand(open.kind, open.name)
 	at := kids[i].Index()
 	for k := i; k <= j; k++ {
 		parent.RemoveChild(kids[k])
@@ -305,11 +275,11 @@ func (f *filler) expand(parent *etree.Element, kids []*etree.Element, i, j int, 
 }
 
 // paragraph handles sections within one paragraph, then values.
-func (f *filler) paragraph(p *etree.Element, sc scope) error {
+func (f *filler) paragraph(p *etree.Element, sc tmpl.Scope) error {
 	for guard := 0; guard < 1000; guard++ {
 		ts := texts(p)
 		full := textOf(ts)
-		loc := sectionTag.FindStringSubmatchIndex(full)
+		loc := tmpl.Section.FindStringSubmatchIndex(full)
 		if loc == nil {
 			break
 		}
@@ -323,8 +293,8 @@ func (f *filler) paragraph(p *etree.Element, sc scope) error {
 			return f.errorf("{%s%s} has no closing {/%s} in the same paragraph or a following one", kind, name, name)
 		}
 		innerEnd := loc[1] + cl[0]
-		v, _ := sc.lookup(name)
-		keep := truthy(v)
+		v, _ := sc.Lookup(name)
+		keep := tmpl.Truthy(v)
 		if kind == "^" {
 			keep = !keep
 		}
@@ -357,19 +327,19 @@ func cut(ts []*etree.Element, a, b int) {
 }
 
 // values replaces {{name}} tags; an image value splits the run around a picture.
-func (f *filler) values(p *etree.Element, sc scope) error {
+func (f *filler) values(p *etree.Element, sc tmpl.Scope) error {
 	for _, t := range texts(p) {
 		s := t.Text()
 		if !strings.Contains(s, "{{") {
 			continue
 		}
 		for {
-			m := valueTag.FindStringSubmatchIndex(s)
+			m := tmpl.Value.FindStringSubmatchIndex(s)
 			if m == nil {
 				break
 			}
 			name := s[m[2]:m[3]]
-			v, _ := sc.lookup(name)
+			v, _ := sc.Lookup(name)
 			if img, ok, err := imageValue(v); err != nil {
 				return f.errorf("{{%s}}: %v", name, err)
 			} else if ok {
@@ -382,23 +352,9 @@ func (f *filler) values(p *etree.Element, sc scope) error {
 				t, s = rest, rest.Text()
 				continue
 			}
-			s = s[:m[0]] + format(v) + s[m[1]:]
+			s = s[:m[0]] + tmpl.Format(v) + s[m[1]:]
 			setText(t, s)
 		}
 	}
 	return nil
-}
-
-func format(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return ""
 }
