@@ -193,6 +193,23 @@ func TestPDFCommands(t *testing.T) {
 	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 {
 		t.Fatalf("bad page spec: exit %d (%v)", cmd.ProcessState.ExitCode(), err)
 	}
+
+	formFile, valuesFile, filled := filepath.Join(dir, "form.pdf"), filepath.Join(dir, "values.json"), filepath.Join(dir, "filled.pdf")
+	os.WriteFile(formFile, testpdf.Form(), 0o600)
+	os.WriteFile(valuesFile, []byte(`{"name":"Erika","size":"S"}`), 0o600)
+	if fields, err := exec.Command(bin, "pdf", "form-fields", formFile).Output(); err != nil || !strings.Contains(string(fields), `"address.city"`) {
+		t.Fatalf("form-fields: %v %s", err, fields)
+	}
+	if b, err := exec.Command(bin, "pdf", "fill-form", "--values", valuesFile, "--flatten", "-o", filled, formFile).CombinedOutput(); err != nil {
+		t.Fatalf("fill-form: %v %s", err, b)
+	}
+	if b, _ := os.ReadFile(filled); !strings.Contains(testtool.Text(t, b), "Erika") {
+		t.Error("the filled value is not on the page")
+	}
+	os.WriteFile(valuesFile, []byte(`{"size":"XL"}`), 0o600)
+	if b, err := exec.Command(bin, "pdf", "fill-form", "--values", valuesFile, "-o", filled, formFile).CombinedOutput(); err == nil || !strings.Contains(string(b), "one of M, S") {
+		t.Fatalf("fill-form with a bad value: %v %s", err, b)
+	}
 }
 
 func TestSignAndVerifyCommands(t *testing.T) {

@@ -48,7 +48,7 @@ func writeOut(cmd *cobra.Command, out string, b []byte) error {
 
 func pdfCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "pdf", Short: "PDF tools on local files"}
-	cmd.AddCommand(splitCmd(), rotateCmd(), extractCmd(), mergeCmd(), metadataCmd(), setMetadataCmd(), pdfaCmd(), textCmd(), previewCmd())
+	cmd.AddCommand(splitCmd(), rotateCmd(), extractCmd(), mergeCmd(), metadataCmd(), setMetadataCmd(), pdfaCmd(), textCmd(), previewCmd(), formFieldsCmd(), fillFormCmd())
 	return cmd
 }
 
@@ -289,4 +289,61 @@ func previewCmd() *cobra.Command {
 	preview.Flags().StringVar(&format, "format", "PNG", "PNG or JPEG")
 	outFlag(preview, &out)
 	return preview
+}
+
+func formFieldsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use: "form-fields FILE", Short: "Print the AcroForm fields as JSON", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			d, err := pdf.Read(b)
+			if err != nil {
+				return err
+			}
+			fields, err := d.FormFields()
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, fields)
+		},
+	}
+}
+
+func fillFormCmd() *cobra.Command {
+	var out, values string
+	var flatten bool
+	fill := &cobra.Command{
+		Use: "fill-form FILE --values VALUES.json", Short: "Fill AcroForm fields by full name (JSON object of values)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			vb, err := readInput(values)
+			if err != nil {
+				return err
+			}
+			var v map[string]any
+			if err := json.Unmarshal(vb, &v); err != nil {
+				return fmt.Errorf("--values: %w", err)
+			}
+			d, err := pdf.Read(b)
+			if err != nil {
+				return err
+			}
+			res, err := d.FillForm(v, flatten)
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, res)
+		},
+	}
+	fill.Flags().StringVar(&values, "values", "", "JSON file with the field values (required)")
+	fill.Flags().BoolVar(&flatten, "flatten", false, "make the fields page content and remove the form")
+	fill.MarkFlagRequired("values")
+	outFlag(fill, &out)
+	return fill
 }

@@ -141,6 +141,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerZugferd()
 	s.registerZugferdEmbed()
 	s.registerZugferdToXRechnung()
+	s.registerForms()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
