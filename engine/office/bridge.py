@@ -157,6 +157,8 @@ def convert(desktop, ctx, req):
             prop("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", tuple(data))),
             prop("Overwrite", True),
         )
+        if req.get("filter"):  # another output format: ODS, ODT, DOCX, XLSX
+            store = (prop("FilterName", req["filter"]), prop("Overwrite", True))
         doc.storeToURL(uno.systemPathToFileUrl(req["output"]), store)
         pages = 0
         try:

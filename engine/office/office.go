@@ -110,6 +110,14 @@ type Job struct {
 	JoinSheets bool
 }
 
+// filters are LibreOffice's export filters for the formats Convert writes besides PDF.
+var filters = map[string]string{
+	"ods":  "calc8",
+	"xlsx": "Calc MS Excel 2007 XML",
+	"odt":  "writer8",
+	"docx": "MS Word 2007 XML",
+}
+
 // request and response are the bridge's protocol, one JSON object per line.
 type request struct {
 	Input        string `json:"input"`
@@ -118,6 +126,7 @@ type request struct {
 	TrackChanges string `json:"trackChanges,omitempty"`
 	HideComments bool   `json:"hideComments,omitempty"`
 	JoinSheets   bool   `json:"joinSheets,omitempty"`
+	Filter       string `json:"filter,omitempty"`
 }
 
 type response struct {
@@ -130,19 +139,27 @@ type response struct {
 
 // ToPDF converts a document. A document LibreOffice cannot open is fault.Unprocessable; a
 // conversion over the job time limit is fault.Timeout and its soffice is replaced.
-func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) {
+func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) { return o.Convert(ctx, j, "pdf") }
+
+// Convert converts a document into another format LibreOffice writes: pdf, or ods, xlsx,
+// odt, docx (the document's kind must fit: a workbook becomes ods or xlsx).
+func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) {
+	filter, ok := filters[to]
+	if !ok && to != "pdf" {
+		return nil, fault.New(fault.InvalidInput, "cannot convert into %q", to)
+	}
 	ext := strings.ToLower(strings.TrimPrefix(j.Ext, "."))
 	if ext == "" || strings.ContainsAny(ext, `/\`) {
 		return nil, fault.New(fault.InvalidInput, "the document type is unknown")
 	}
 	var out []byte
 	err := o.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
-		in, res := filepath.Join(w.TempDir(), "document."+ext), filepath.Join(w.TempDir(), "document.pdf")
+		in, res := filepath.Join(w.TempDir(), "document."+ext), filepath.Join(w.TempDir(), "converted."+to)
 		if err := os.WriteFile(in, j.Document, 0o600); err != nil {
 			return err
 		}
 		proc := w.Process().(*process)
-		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets})
+		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets, Filter: filter})
 		if err != nil {
 			return err
 		}
@@ -162,7 +179,7 @@ func (o *Office) ToPDF(ctx context.Context, j Job) ([]byte, error) {
 		}
 		out, err = os.ReadFile(res)
 		if err == nil && len(out) == 0 {
-			err = fault.New(fault.Unprocessable, "the conversion produced no PDF")
+			err = fault.New(fault.Unprocessable, "the conversion produced no %s", strings.ToUpper(to))
 		}
 		return err
 	})
