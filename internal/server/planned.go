@@ -86,7 +86,7 @@ var (
 	xmlResponse  = map[string]*huma.MediaType{"application/xml": {Schema: &huma.Schema{Type: "string"}}}
 	jsonResponse = map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Type: "object"}}}
 	imgResponse  = map[string]*huma.MediaType{"image/png": {Schema: &huma.Schema{Type: "string", Format: "binary"}}, "image/jpeg": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
-	xlsxResponse = map[string]*huma.MediaType{"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
+	xlsxResponse = map[string]*huma.MediaType{xlsxType: {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
 	csvResponse  = map[string]*huma.MediaType{"text/csv": {Schema: &huma.Schema{Type: "string"}}}
 	jsonList     = map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Type: "array"}}}
 )

@@ -142,6 +142,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerZugferdEmbed()
 	s.registerZugferdToXRechnung()
 	s.registerForms()
+	s.registerSpreadsheets()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
