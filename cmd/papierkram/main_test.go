@@ -206,6 +206,17 @@ func TestPDFCommands(t *testing.T) {
 	if b, _ := os.ReadFile(filled); !strings.Contains(testtool.Text(t, b), "Erika") {
 		t.Error("the filled value is not on the page")
 	}
+	spec, book, csvFile := filepath.Join(dir, "spec.json"), filepath.Join(dir, "book.xlsx"), filepath.Join(dir, "book.csv")
+	os.WriteFile(spec, []byte(`{"sheets":[{"name":"A","columns":[{"header":"Name"},{"header":"Betrag","type":"number"}],"rows":[["x",1.5]]}]}`), 0o600)
+	if b, err := exec.Command(bin, "spreadsheet", "generate", "-o", book, spec).CombinedOutput(); err != nil {
+		t.Fatalf("spreadsheet generate: %v %s", err, b)
+	}
+	if b, err := exec.Command(bin, "spreadsheet", "convert", "--to", "csv", "--delimiter", ";", "--decimal", ",", "-o", csvFile, book).CombinedOutput(); err != nil {
+		t.Fatalf("spreadsheet convert: %v %s", err, b)
+	}
+	if b, _ := os.ReadFile(csvFile); string(b) != "Name;Betrag\nx;1,5\n" {
+		t.Errorf("csv %q", b)
+	}
 	os.WriteFile(valuesFile, []byte(`{"size":"XL"}`), 0o600)
 	if b, err := exec.Command(bin, "pdf", "fill-form", "--values", valuesFile, "-o", filled, formFile).CombinedOutput(); err == nil || !strings.Contains(string(b), "one of M, S") {
 		t.Fatalf("fill-form with a bad value: %v %s", err, b)
