@@ -50,6 +50,16 @@ var migrations = []string{
 		uploaded_at INTEGER NOT NULL,
 		PRIMARY KEY (key_id, name)
 	);`,
+	// 3: document templates per key (HTML, .docx, .xlsx, zip of HTML and assets).
+	`CREATE TABLE templates (
+		key_id      TEXT NOT NULL,
+		name        TEXT NOT NULL,
+		kind        TEXT NOT NULL,
+		data        BLOB NOT NULL,
+		sha256      TEXT NOT NULL,
+		uploaded_at INTEGER NOT NULL,
+		PRIMARY KEY (key_id, name)
+	);`,
 }
 
 // SQLite is the embedded Store.

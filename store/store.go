@@ -97,8 +97,27 @@ type Store interface {
 	// SetCertificateInfo records what opening the file revealed (subject, issuer, validity).
 	SetCertificateInfo(ctx context.Context, keyID, name, subject, issuer string, notBefore, notAfter time.Time) error
 
+	// PutTemplate stores a template; fault.Conflict when the key has one of that name.
+	PutTemplate(ctx context.Context, t *Template) error
+	// Template returns one with its data; fault.NotFound when there is none.
+	Template(ctx context.Context, keyID, name string) (*Template, error)
+	// Templates lists a key's templates without their data, by name.
+	Templates(ctx context.Context, keyID string) ([]*Template, error)
+	// DeleteTemplate removes one; fault.NotFound when there is none.
+	DeleteTemplate(ctx context.Context, keyID, name string) error
+
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Template is a stored document template of one API key.
+type Template struct {
+	KeyID, Name string
+	Kind        string // html, docx, xlsx or zip
+	Data        []byte // empty in listings
+	Size        int64
+	SHA256      string
+	UploadedAt  time.Time
 }
 
 // Certificate is a stored PKCS#12 file of one API key.

@@ -1,9 +1,14 @@
 package tmpl
 
 import (
+	"archive/zip"
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/papierkram/papierkram/fault"
 )
 
 // Tag patterns, shared by every filler.
@@ -111,4 +116,49 @@ func Format(v any) string {
 		return strconv.FormatBool(x)
 	}
 	return ""
+}
+
+// Template file kinds.
+const (
+	KindHTML = "html"
+	KindDOCX = "docx"
+	KindXLSX = "xlsx"
+	KindZip  = "zip" // HTML with its assets: index.html (or one .html file) and images, fonts, CSS
+)
+
+// maxZipEntries bounds the zip listing read to tell a template's kind.
+const maxZipEntries = 10_000
+
+// Detect names a template file's kind by its content: a Word or Excel package, a zip of
+// HTML with assets, or HTML text. Anything else is fault.InvalidInput.
+func Detect(data []byte) (string, error) {
+	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+		z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return "", fault.New(fault.InvalidInput, "the template is a damaged zip file: %v", err)
+		}
+		if len(z.File) > maxZipEntries {
+			return "", fault.New(fault.InvalidInput, "the template zip has more than %d entries", maxZipEntries)
+		}
+		html := 0
+		for _, f := range z.File {
+			switch name := strings.ToLower(f.Name); {
+			case name == "word/document.xml":
+				return KindDOCX, nil
+			case name == "xl/workbook.xml":
+				return KindXLSX, nil
+			case strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm"):
+				html++
+			}
+		}
+		if html > 0 {
+			return KindZip, nil
+		}
+		return "", fault.New(fault.InvalidInput, "the zip holds no HTML page, and is no .docx or .xlsx")
+	}
+	text := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	if utf8.Valid(data) && len(text) > 0 && text[0] == '<' {
+		return KindHTML, nil
+	}
+	return "", fault.New(fault.UnsupportedMediaType, "a template is HTML, a .docx, an .xlsx or a zip of HTML and assets")
 }

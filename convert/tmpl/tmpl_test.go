@@ -1,6 +1,8 @@
 package tmpl
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -44,3 +46,31 @@ func TestScope(t *testing.T) {
 }
 
 func must(v any, _ bool) any { return v }
+
+func TestDetect(t *testing.T) {
+	zipOf := func(names ...string) []byte {
+		var b bytes.Buffer
+		w := zip.NewWriter(&b)
+		for _, n := range names {
+			f, _ := w.Create(n)
+			f.Write([]byte("x"))
+		}
+		w.Close()
+		return b.Bytes()
+	}
+	for want, data := range map[string][]byte{
+		KindDOCX: zipOf("[Content_Types].xml", "word/document.xml"),
+		KindXLSX: zipOf("xl/workbook.xml"),
+		KindZip:  zipOf("index.html", "img/logo.png"),
+		KindHTML: []byte("\ufeff  <!doctype html><p>{{x}}</p>"),
+	} {
+		if got, err := Detect(data); got != want || err != nil {
+			t.Errorf("%s: %q %v", want, got, err)
+		}
+	}
+	for name, data := range map[string][]byte{"empty zip": zipOf("a.txt"), "binary": {0, 1, 2}, "text": []byte("hello"), "broken zip": []byte("PK\x03\x04xx")} {
+		if _, err := Detect(data); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}

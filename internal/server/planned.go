@@ -137,11 +137,6 @@ func (s *Server) registerPlanned() {
 	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
 		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
 
-	// Templates.
-	planned[struct{}](s, http.MethodGet, "/api/templates", "Templates", "List templates", "the document generation issue", nil, jsonList)
-	planned[struct{}](s, post, "/api/templates", "Templates", "Upload a template", "the document generation issue",
-		file("The template: HTML, .docx, or a zip of HTML and assets.").body(), jsonResponse, up)
-
 	// Receipts.
 	receipt := file("Image (JPEG, PNG, WebP, GIF, TIFF) or PDF.", "image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff", "application/pdf").body()
 	planned[struct{}](s, post, "/api/receipts/extract", "Receipts", "Extract a receipt", "the receipts issue", receipt, jsonResponse, up)

@@ -143,6 +143,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerZugferdToXRechnung()
 	s.registerForms()
 	s.registerSpreadsheets()
+	s.registerTemplates()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/convert/xlsx"
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
@@ -20,7 +21,8 @@ const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sh
 
 var (
 	fillForm = form{
-		{Name: "file", Doc: "The .xlsx template.", File: true, Required: true, Types: []string{xlsxType}},
+		{Name: "file", Doc: "The .xlsx template; or name a stored one in template.", File: true, Types: []string{xlsxType}},
+		{Name: "template", Doc: "Name of an .xlsx template stored with POST /api/templates, instead of file."},
 		{Name: "data", Doc: `JSON object of the values: {{name}} cells take them typed, {#items}…{/items} rows repeat per item. Example: {"number":"R-7","items":[{"name":"Papier","qty":2,"price":12.5}]}`, Required: true},
 		{Name: "format", Doc: "XLSX (default) or PDF (through LibreOffice, formulas computed)."},
 	}
@@ -93,6 +95,18 @@ func (s *Server) registerSpreadsheets() {
 			return nil, fault.New(fault.InvalidInput, "format must be XLSX or PDF, not %q", u.Fields["format"]).With("field", "format")
 		}
 		f := u.File("file")
+		switch name := u.Fields["template"]; {
+		case name != "" && f != nil:
+			return nil, fault.New(fault.InvalidInput, "send the template as file or name it in template, not both")
+		case name != "":
+			doc, err := s.storedTemplate(ctx, name, tmpl.KindXLSX)
+			if err != nil {
+				return nil, err
+			}
+			f = &File{Name: "file", Filename: name + ".xlsx", Data: doc}
+		case f == nil:
+			return nil, fault.New(fault.InvalidInput, "the template is missing: send file or name a stored one in template")
+		}
 		out, err := spreadsheet.Fill(f.Data, data)
 		if err != nil {
 			return nil, err
