@@ -4,7 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/papierkram/papierkram/fault"
 )
 
 func TestScope(t *testing.T) {
@@ -73,4 +76,60 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
+}
+
+// TestRenderHTML: escaping, nested sections, locale formatting and the helpers' errors.
+func TestRenderHTML(t *testing.T) {
+	var data map[string]any
+	json.Unmarshal([]byte(`{"title":"<Rechnung & Co>","issued":"2026-11-22","total":1234.5,"items":[{"name":"Papier","tags":["a","b"]},{"name":"Toner","tags":[]}],"paid":false}`), &data)
+	src := `<h1>{{title}}</h1><p>{{date issued}} {{money total}} {{number total 1}}</p><ul>{#items}<li>{{name}}{#tags}[{{this}}]{/tags}{^tags}(none){/tags}</li>{/items}</ul>{^paid}<b>offen</b>{/paid}`
+	got, err := RenderHTML(src, data, "de-DE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<h1>&lt;Rechnung &amp; Co&gt;</h1><p>22.11.2026 1.234,50\u00a0€ 1.234,5</p><ul><li>Papier[a][b]</li><li>Toner(none)</li></ul><b>offen</b>"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if en, _ := RenderHTML(`{{money total "USD"}} {{date issued}}`, data, "en-US"); en != "$1,234.50 11/22/2026" {
+		t.Errorf("en-US: %q", en)
+	}
+	qr, err := RenderHTML(`{{qr title 64}}`, data, "")
+	if err != nil || !strings.HasPrefix(qr, `<img class="qr" width="64" height="64" alt="QR code" src="data:image/png;base64,`) {
+		t.Errorf("qr: %.80s %v", qr, err)
+	}
+	for src, want := range map[string]string{
+		"{#a}x":               "never closed",
+		"x{/a}":               "closes no open",
+		"{{nope x}}":          "unknown helper",
+		`{{money title}}`:     "is not a number",
+		`{{date total}}`:      "not a date",
+		`{{image title}}`:     "data:image",
+		`{{qr title 5}}`:      "32 to 2000",
+		`{{money "unclosed}}`: "unclosed quote",
+	} {
+		if _, err := RenderHTML(src, data, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}
+
+func FuzzRenderHTML(f *testing.F) {
+	f.Add(`<p>{{a}}{#l}{{this}}{/l}{{money n "EUR"}}{{date d}}</p>`, `{"a":"<x>","l":[1,2],"n":3.5,"d":"2026-01-01"}`)
+	f.Fuzz(func(t *testing.T, src, js string) {
+		var data map[string]any
+		if json.Unmarshal([]byte(js), &data) != nil {
+			return
+		}
+		out, err := RenderHTML(src, data, "de-DE")
+		if err != nil {
+			if fault.As(err) == nil {
+				t.Fatalf("uncoded error: %v", err)
+			}
+			return
+		}
+		if s, ok := data["a"].(string); ok && strings.Contains(s, "<") && strings.Contains(src, "{{a}}") && strings.Contains(out, s) && !strings.Contains(src, s) {
+			t.Fatalf("value %q not escaped", s)
+		}
+	})
 }

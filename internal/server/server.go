@@ -144,6 +144,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerForms()
 	s.registerSpreadsheets()
 	s.registerTemplates()
+	s.registerDocuments()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

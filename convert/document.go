@@ -1,0 +1,81 @@
+package convert
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/papierkram/papierkram/convert/tmpl"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf/pdfa"
+)
+
+// DocumentRequest is a document generated from an HTML template and data, with the page
+// settings of html-to-pdf and an optional watermark.
+type DocumentRequest struct {
+	Template string         `json:"template,omitempty" maxLength:"100" doc:"Name of an HTML template stored with POST /api/templates. Give template or html." example:"rechnung"`
+	HTML     string         `json:"html,omitempty" maxLength:"26214400" doc:"An inline HTML template. Give template or html." example:"<h1>Rechnung {{number}}</h1><p>{{money total}}</p>"`
+	Data     map[string]any `json:"data,omitempty" doc:"The values: {{name}} (HTML-escaped), {#list}…{/list}, {^name}…{/name}, and the helpers money, number, date, qr, image, upper, lower."`
+	Locale   string         `json:"locale,omitempty" default:"de-DE" doc:"How money, numbers and dates are written (BCP 47)." example:"de-DE"`
+
+	Watermark *Watermark `json:"watermark,omitempty" doc:"Text laid across every page."`
+
+	Format        string      `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
+	Orientation   string      `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
+	Margins       *Margins    `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
+	Header        *Band       `json:"header,omitempty"`
+	Footer        *Band       `json:"footer,omitempty"`
+	OutputProfile string      `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1"`
+	Title         string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata."`
+	Stationery    *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+}
+
+// Watermark is a text across every page.
+type Watermark struct {
+	Text    string   `json:"text" maxLength:"200" example:"ENTWURF"`
+	Opacity float64  `json:"opacity,omitempty" minimum:"0" maximum:"1" default:"0.15"`
+	Angle   *float64 `json:"angle,omitempty" minimum:"-360" maximum:"360" default:"-45" doc:"Degrees, counter-clockwise negative as in CSS; 0 runs horizontally."`
+	Size    float64  `json:"fontSize,omitempty" minimum:"6" maximum:"400" default:"96" doc:"Font size in points."`
+}
+
+// html is the watermark as an element that Chromium repeats on every printed page (a fixed
+// element prints on each page).
+func (w *Watermark) html() string {
+	op, angle, size := w.Opacity, -45.0, w.Size
+	if op <= 0 || op > 1 {
+		op = 0.15
+	}
+	if w.Angle != nil {
+		angle = *w.Angle
+	}
+	if size <= 0 {
+		size = 96
+	}
+	return fmt.Sprintf(`<div aria-hidden="true" style="position:fixed;top:0;left:0;width:100%%;height:100%%;display:flex;align-items:center;justify-content:center;pointer-events:none;z-index:2147483647"><div style="transform:rotate(%.1fdeg);font:bold %.1fpt sans-serif;color:rgba(0,0,0,%.2f);white-space:nowrap">%s</div></div>`,
+		angle, size, op, html.EscapeString(w.Text))
+}
+
+// Document renders the template with the data and prints it like html-to-pdf.
+func Document(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *DocumentRequest, template string) ([]byte, error) {
+	page, err := tmpl.RenderHTML(template, r.Data, r.Locale)
+	if err != nil {
+		return nil, err
+	}
+	if r.Watermark != nil {
+		if strings.TrimSpace(r.Watermark.Text) == "" {
+			return nil, fault.New(fault.InvalidInput, "watermark.text is empty")
+		}
+		mark := r.Watermark.html()
+		if i := strings.LastIndex(strings.ToLower(page), "</body>"); i >= 0 {
+			page = page[:i] + mark + page[i:]
+		} else {
+			page += mark
+		}
+	}
+	return HTML(ctx, p, a, policy, &HTMLRequest{
+		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,
+		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery,
+	})
+}

@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/convert/tmpl"
+	"github.com/papierkram/papierkram/fault"
+)
+
+func (s *Server) registerDocuments() {
+	register(s, huma.Operation{
+		OperationID: "postDocumentsGenerate", Method: http.MethodPost, Path: "/api/documents/generate", Tags: []string{"Documents"},
+		Summary:     "Generate a PDF from an HTML template and data",
+		Description: "Fills a stored or inline HTML template (values HTML-escaped; {#items}…{/items} repeats; helpers {{money total}}, {{number qty 2}}, {{date issued}}, {{qr payment}} for an inline QR code, {{image logo}} for a data: image) for the locale, then prints it on the warm Chromium with the page settings of /v1/convert/html-to-pdf (format, orientation, margins, header and footer with page numbers, PDF/A-3b, stationery) and an optional text watermark on every page. JavaScript stays off; the template reaches no network unless the server allows it.",
+		Responses:   binaryResponse(pdfResponse),
+	}, func(ctx context.Context, in *struct{ Body convert.DocumentRequest }) (*fileOutput, error) {
+		r := &in.Body
+		src := r.HTML
+		switch {
+		case r.Template != "" && r.HTML != "":
+			return nil, fault.New(fault.InvalidInput, "give template or html, not both")
+		case r.Template != "":
+			doc, err := s.storedTemplate(ctx, r.Template, tmpl.KindHTML)
+			if err != nil {
+				return nil, err
+			}
+			src = string(doc)
+		case r.HTML == "":
+			return nil, fault.New(fault.InvalidInput, "give template (a stored HTML template's name) or html")
+		}
+		if s.cfg.Printer == nil {
+			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
+		}
+		out, err := convert.Document(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, r, src)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput("document.pdf", out), nil
+	}, bodyLimit(maxHTMLBody+1<<20), conversion())
+}

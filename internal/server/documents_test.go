@@ -1,0 +1,78 @@
+package server
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
+
+	"github.com/papierkram/papierkram/internal/testtool"
+)
+
+// TestDocumentsGenerate: a stored HTML template filled with data prints with escaped
+// values, German money and dates, a list, a QR code that decodes back to its value, and a
+// watermark on each of its two pages; template mistakes are 400.
+func TestDocumentsGenerate(t *testing.T) {
+	e := newTestEnv(t)
+	tpl := `<html><body><h1>Rechnung {{number}}</h1><p>{{customer}}</p><p>Datum: {{date issued}}</p>
+<table>{#items}<tr><td>{{name}}</td><td>{{money price}}</td></tr>{/items}</table>
+<p>Summe: {{money total}}</p><div style="page-break-before:always">{{qr girocode 240}}</div></body></html>`
+	decode(t, e.uploadAs(testKey, "/api/templates", [2]any{"@file", []byte(tpl)}, [2]any{"name", "rechnung"}))
+	body := `{"template":"rechnung","locale":"de-DE","watermark":{"text":"ENTWURF","angle":0},
+ "data":{"number":"R-42","customer":"<b>Müller & Söhne</b>","issued":"2026-11-22","total":1234.5,
+  "items":[{"name":"Beratung","price":1000},{"name":"Reise","price":234.5}],
+  "girocode":"BCD\n002\n1\nSCT\n\nMax Mustermann\nDE88200800000970375700\nEUR1234.50"}}`
+	out := pdfBody(t, e.do("POST", "/api/documents/generate", testKey, body))
+	pages := testtool.PageTexts(t, out)
+	if len(pages) != 2 {
+		t.Fatalf("%d pages", len(pages))
+	}
+	for _, want := range []string{"Rechnung R-42", "<b>Müller & Söhne</b>", "22.11.2026", "Beratung", "1.000,00 €", "234,50 €", "1.234,50 €"} {
+		if !strings.Contains(pages[0], want) {
+			t.Errorf("page 1 lacks %q:\n%s", want, pages[0])
+		}
+	}
+	for i, p := range pages {
+		if !strings.Contains(p, "ENTWURF") {
+			t.Errorf("page %d has no watermark", i+1)
+		}
+	}
+	dir := t.TempDir()
+	testtool.Run(t, "pdftoppm", "-png", "-r", "100", "-f", "2", "-l", "2", testtool.File(t, "doc.pdf", out), filepath.Join(dir, "p"))
+	matches, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
+	if len(matches) != 1 {
+		t.Fatalf("rendered %v", matches)
+	}
+	fh, _ := os.Open(matches[0])
+	img, err := png.Decode(fh)
+	fh.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bmp, _ := gozxing.NewBinaryBitmapFromImage(img.(image.Image))
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("no QR code found on page 2: %v", err)
+	}
+	if !strings.Contains(res.GetText(), "DE88200800000970375700") || !strings.HasPrefix(res.GetText(), "BCD\n002") {
+		t.Errorf("QR text %q", res.GetText())
+	}
+
+	for name, b := range map[string]string{
+		"unclosed":  `{"html":"{#items}x"}`,
+		"both":      `{"html":"x","template":"rechnung"}`,
+		"neither":   `{"data":{}}`,
+		"money":     `{"html":"{{money x}}","data":{"x":"abc"}}`,
+		"watermark": `{"html":"x","watermark":{"text":" "}}`,
+	} {
+		if res := e.do("POST", "/api/documents/generate", testKey, b); res.StatusCode != 400 {
+			t.Errorf("%s: %d", name, res.StatusCode)
+		}
+	}
+	wantProblem(t, e.do("POST", "/api/documents/generate", testKey, `{"template":"nope"}`), 404, "not_found")
+}
