@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/papierkram/papierkram/convert/tmpl"
+	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf/pdfa"
@@ -21,6 +22,9 @@ type DocumentRequest struct {
 	Locale   string         `json:"locale,omitempty" default:"de-DE" doc:"How money, numbers and dates are written (BCP 47)." example:"de-DE"`
 
 	Watermark *Watermark `json:"watermark,omitempty" doc:"Text laid across every page."`
+	// Output is PDF (printed by Chromium with the page settings below), DOCX or ODT
+	// (written by LibreOffice from the rendered HTML, with its default page settings).
+	Output string `json:"output,omitempty" enum:"PDF,DOCX,ODT" default:"PDF" doc:"PDF (Chromium, with the page settings), DOCX or ODT (LibreOffice, from the rendered HTML)."`
 
 	Format        string      `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
 	Orientation   string      `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
@@ -57,15 +61,15 @@ func (w *Watermark) html() string {
 		angle, size, op, html.EscapeString(w.Text))
 }
 
-// Document renders the template with the data and prints it like html-to-pdf.
-func Document(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *DocumentRequest, template string) ([]byte, error) {
+// page renders the template with the data and lays the watermark over it.
+func (r *DocumentRequest) page(template string) (string, error) {
 	page, err := tmpl.RenderHTML(template, r.Data, r.Locale)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if r.Watermark != nil {
 		if strings.TrimSpace(r.Watermark.Text) == "" {
-			return nil, fault.New(fault.InvalidInput, "watermark.text is empty")
+			return "", fault.New(fault.InvalidInput, "watermark.text is empty")
 		}
 		mark := r.Watermark.html()
 		if i := strings.LastIndex(strings.ToLower(page), "</body>"); i >= 0 {
@@ -73,6 +77,28 @@ func Document(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 		} else {
 			page += mark
 		}
+	}
+	return page, nil
+}
+
+// DocumentAs renders the template and has LibreOffice write it as docx or odt (a word
+// processor's own page settings apply, not the request's).
+func DocumentAs(ctx context.Context, o *office.Office, r *DocumentRequest, template, to string) ([]byte, error) {
+	page, err := r.page(template)
+	if err != nil {
+		return nil, err
+	}
+	if o == nil {
+		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
+	}
+	return o.Convert(ctx, office.Job{Document: []byte(page), Ext: "html"}, to)
+}
+
+// Document renders the template with the data and prints it like html-to-pdf.
+func Document(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *DocumentRequest, template string) ([]byte, error) {
+	page, err := r.page(template)
+	if err != nil {
+		return nil, err
 	}
 	return HTML(ctx, p, a, policy, &HTMLRequest{
 		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,

@@ -149,6 +149,9 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		return nil, fault.New(fault.InvalidInput, "cannot convert into %q", to)
 	}
 	ext := strings.ToLower(strings.TrimPrefix(j.Ext, "."))
+	if ext == "html" && to == "odt" {
+		filter = "writerweb8_writer" // LibreOffice opens HTML as a Writer/Web document
+	}
 	if ext == "" || strings.ContainsAny(ext, `/\`) {
 		return nil, fault.New(fault.InvalidInput, "the document type is unknown")
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -31,6 +32,21 @@ func (s *Server) registerDocuments() {
 			src = string(doc)
 		case r.HTML == "":
 			return nil, fault.New(fault.InvalidInput, "give template (a stored HTML template's name) or html")
+		}
+		switch out := strings.ToUpper(r.Output); out {
+		case "DOCX", "ODT":
+			b, err := convert.DocumentAs(ctx, s.cfg.Office, r, src, strings.ToLower(out))
+			if err != nil {
+				return nil, err
+			}
+			ct := templateTypes[tmpl.KindDOCX]
+			if out == "ODT" {
+				ct = "application/vnd.oasis.opendocument.text"
+			}
+			return &fileOutput{ContentType: ct, ContentDisposition: `attachment; filename="document.` + strings.ToLower(out) + `"`, Body: b}, nil
+		case "", "PDF":
+		default:
+			return nil, fault.New(fault.InvalidInput, "output must be PDF, DOCX or ODT, not %q", r.Output).With("field", "output")
 		}
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"image"
 	"image/png"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
+	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
 
@@ -55,15 +57,34 @@ func TestDocumentsGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	bmp, _ := gozxing.NewBinaryBitmapFromImage(img.(image.Image))
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	qr, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
 	if err != nil {
 		t.Fatalf("no QR code found on page 2: %v", err)
 	}
-	if !strings.Contains(res.GetText(), "DE88200800000970375700") || !strings.HasPrefix(res.GetText(), "BCD\n002") {
-		t.Errorf("QR text %q", res.GetText())
+	if !strings.Contains(qr.GetText(), "DE88200800000970375700") || !strings.HasPrefix(qr.GetText(), "BCD\n002") {
+		t.Errorf("QR text %q", qr.GetText())
+	}
+
+	// DOCX and ODT come from LibreOffice; LibreOffice reopens the DOCX with the same text.
+	res := e.do("POST", "/api/documents/generate", testKey, `{"html":"<h1>Angebot {{number}}</h1><p>{{money total}}</p>","data":{"number":"A-7","total":99.5},"output":"DOCX"}`)
+	docx := readAll(t, res)
+	if res.StatusCode != 200 || !bytes.HasPrefix(docx, []byte("PK")) {
+		t.Fatalf("docx: %d %.200s", res.StatusCode, docx)
+	}
+	reopened, err := e.srv.cfg.Office.ToPDF(t.Context(), office.Job{Document: docx, Ext: "docx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := testtool.Text(t, reopened); !strings.Contains(text, "Angebot A-7") || !strings.Contains(text, "99,50 €") {
+		t.Errorf("reopened DOCX:\n%s", text)
+	}
+	res = e.do("POST", "/api/documents/generate", testKey, `{"html":"<p>{{x}}</p>","data":{"x":"odt"},"output":"ODT"}`)
+	if odt := readAll(t, res); res.Header.Get("Content-Type") != "application/vnd.oasis.opendocument.text" || !bytes.Contains(odt, []byte("application/vnd.oasis.opendocument.text")) {
+		t.Errorf("odt: %s", res.Header.Get("Content-Type"))
 	}
 
 	for name, b := range map[string]string{
+		"output":    `{"html":"x","output":"RTF"}`,
 		"unclosed":  `{"html":"{#items}x"}`,
 		"both":      `{"html":"x","template":"rechnung"}`,
 		"neither":   `{"data":{}}`,
