@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
 
@@ -96,4 +99,58 @@ func TestDocumentsGenerate(t *testing.T) {
 		}
 	}
 	wantProblem(t, e.do("POST", "/api/documents/generate", testKey, `{"template":"nope"}`), 404, "not_found")
+}
+
+// TestDocumentsCompose: an HTML part, an uploaded PDF and a stored template make one PDF
+// after a table of contents, numbered through, with a bookmark per part.
+func TestDocumentsCompose(t *testing.T) {
+	e := newTestEnv(t)
+	decode(t, e.uploadAs(testKey, "/api/templates", [2]any{"@file", []byte("<p>Schluss {{x}}</p>")}, [2]any{"name", "schluss"}))
+	body, _ := json.Marshal(map[string]any{
+		"toc": true, "pageNumbers": "Seite {page} von {pages}",
+		"parts": []map[string]any{
+			{"title": "Einleitung", "html": "<h1>Teil A</h1>"},
+			{"title": "Anlage", "pdf": testpdf.New(2)},
+			{"title": "Schluss", "template": "schluss", "data": map[string]any{"x": "gut"}},
+		},
+	})
+	out := pdfBody(t, e.do("POST", "/api/documents/compose", testKey, body))
+	pages := testtool.PageTexts(t, out)
+	if len(pages) != 5 {
+		t.Fatalf("%d pages: %q", len(pages), pages)
+	}
+	for i, want := range []string{"Inhalt", "Teil A", "Page 1", "Page 2", "Schluss gut"} {
+		if !strings.Contains(pages[i], want) || !strings.Contains(pages[i], fmt.Sprintf("Seite %d von 5", i+1)) {
+			t.Errorf("page %d: %q", i+1, pages[i])
+		}
+	}
+	toc := strings.Join(strings.Fields(pages[0]), " ")
+	for _, want := range []string{"Einleitung 2", "Anlage 3", "Schluss 5"} {
+		if !strings.Contains(toc, want) {
+			t.Errorf("table of contents lacks %q: %s", want, toc)
+		}
+	}
+	js := testtool.Run(t, "qpdf", "--json", "--json-key=outlines", testtool.File(t, "c.pdf", out))
+	var outlines struct {
+		Outlines []struct {
+			Title string `json:"title"`
+		} `json:"outlines"`
+	}
+	json.Unmarshal([]byte(js), &outlines)
+	var titles []string
+	for _, o := range outlines.Outlines {
+		titles = append(titles, o.Title)
+	}
+	if strings.Join(titles, ",") != "Inhalt,Einleitung,Anlage,Schluss" {
+		t.Errorf("bookmarks %v", titles)
+	}
+	for name, b := range map[string]string{
+		"empty": `{"parts":[]}`,
+		"two":   `{"parts":[{"html":"x","pdf":"JVBERg=="}]}`,
+		"bad":   `{"parts":[{"pdf":"bm90IGEgcGRm"}]}`,
+	} {
+		if res := e.do("POST", "/api/documents/compose", testKey, b); res.StatusCode != 400 {
+			t.Errorf("%s: %d", name, res.StatusCode)
+		}
+	}
 }

@@ -145,6 +145,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerSpreadsheets()
 	s.registerTemplates()
 	s.registerDocuments()
+	s.registerCompose()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()

@@ -1,4 +1,4 @@
-package convert
+package document
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
@@ -13,9 +14,9 @@ import (
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
-// DocumentRequest is a document generated from an HTML template and data, with the page
+// Request is a document generated from an HTML template and data, with the page
 // settings of html-to-pdf and an optional watermark.
-type DocumentRequest struct {
+type Request struct {
 	Template string         `json:"template,omitempty" maxLength:"100" doc:"Name of an HTML template stored with POST /api/templates. Give template or html." example:"rechnung"`
 	HTML     string         `json:"html,omitempty" maxLength:"26214400" doc:"An inline HTML template. Give template or html." example:"<h1>Rechnung {{number}}</h1><p>{{money total}}</p>"`
 	Data     map[string]any `json:"data,omitempty" doc:"The values: {{name}} (HTML-escaped), {#list}…{/list}, {^name}…{/name}, and the helpers money, number, date, qr, image, upper, lower."`
@@ -26,14 +27,14 @@ type DocumentRequest struct {
 	// (written by LibreOffice from the rendered HTML, with its default page settings).
 	Output string `json:"output,omitempty" enum:"PDF,DOCX,ODT" default:"PDF" doc:"PDF (Chromium, with the page settings), DOCX or ODT (LibreOffice, from the rendered HTML)."`
 
-	Format        string      `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
-	Orientation   string      `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
-	Margins       *Margins    `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
-	Header        *Band       `json:"header,omitempty"`
-	Footer        *Band       `json:"footer,omitempty"`
-	OutputProfile string      `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1"`
-	Title         string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata."`
-	Stationery    *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+	Format        string              `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
+	Orientation   string              `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
+	Margins       *convert.Margins    `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
+	Header        *convert.Band       `json:"header,omitempty"`
+	Footer        *convert.Band       `json:"footer,omitempty"`
+	OutputProfile string              `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1"`
+	Title         string              `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata."`
+	Stationery    *convert.Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
 }
 
 // Watermark is a text across every page.
@@ -62,7 +63,7 @@ func (w *Watermark) html() string {
 }
 
 // page renders the template with the data and lays the watermark over it.
-func (r *DocumentRequest) page(template string) (string, error) {
+func (r *Request) page(template string) (string, error) {
 	page, err := tmpl.RenderHTML(template, r.Data, r.Locale)
 	if err != nil {
 		return "", err
@@ -81,9 +82,9 @@ func (r *DocumentRequest) page(template string) (string, error) {
 	return page, nil
 }
 
-// DocumentAs renders the template and has LibreOffice write it as docx or odt (a word
+// GenerateAs renders the template and has LibreOffice write it as docx or odt (a word
 // processor's own page settings apply, not the request's).
-func DocumentAs(ctx context.Context, o *office.Office, r *DocumentRequest, template, to string) ([]byte, error) {
+func GenerateAs(ctx context.Context, o *office.Office, r *Request, template, to string) ([]byte, error) {
 	page, err := r.page(template)
 	if err != nil {
 		return nil, err
@@ -94,13 +95,13 @@ func DocumentAs(ctx context.Context, o *office.Office, r *DocumentRequest, templ
 	return o.Convert(ctx, office.Job{Document: []byte(page), Ext: "html"}, to)
 }
 
-// Document renders the template with the data and prints it like html-to-pdf.
-func Document(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *DocumentRequest, template string) ([]byte, error) {
+// Generate renders the template with the data and prints it like html-to-pdf.
+func Generate(ctx context.Context, p convert.Printer, a pdfa.Converter, policy netguard.Policy, r *Request, template string) ([]byte, error) {
 	page, err := r.page(template)
 	if err != nil {
 		return nil, err
 	}
-	return HTML(ctx, p, a, policy, &HTMLRequest{
+	return convert.HTML(ctx, p, a, policy, &convert.HTMLRequest{
 		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,
 		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery,
 	})
