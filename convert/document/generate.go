@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/convert/docx"
 	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
@@ -105,4 +106,27 @@ func Generate(ctx context.Context, p convert.Printer, a pdfa.Converter, policy n
 		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,
 		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery,
 	})
+}
+
+// GenerateWord fills a Word template (.docx, with the placeholders of package tmpl) and
+// answers it as pdf, docx or odt. The page settings and the watermark are the template's
+// own business: a request that sets the watermark is refused.
+func GenerateWord(ctx context.Context, o *office.Office, r *Request, template []byte, to string) ([]byte, error) {
+	if r.Watermark != nil {
+		return nil, fault.New(fault.InvalidInput, "a watermark is for HTML templates; put it into the Word template")
+	}
+	if to == "docx" {
+		return docx.Fill(template, r.Data)
+	}
+	if o == nil {
+		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
+	}
+	if to == "pdf" {
+		return docx.ToPDF(ctx, o, docx.Request{Document: template, Filename: "template.docx", Variables: r.Data, PDFA: r.OutputProfile == "PDF/A-3b"})
+	}
+	filled, err := docx.Fill(template, r.Data)
+	if err != nil {
+		return nil, err
+	}
+	return o.Convert(ctx, office.Job{Document: filled, Ext: "docx"}, to)
 }

@@ -21,41 +21,53 @@ func (s *Server) registerDocuments() {
 	}, func(ctx context.Context, in *struct{ Body document.Request }) (*fileOutput, error) {
 		r := &in.Body
 		src := r.HTML
+		out := strings.ToUpper(r.Output)
+		if out != "" && out != "PDF" && out != "DOCX" && out != "ODT" {
+			return nil, fault.New(fault.InvalidInput, "output must be PDF, DOCX or ODT, not %q", r.Output).With("field", "output")
+		}
 		switch {
 		case r.Template != "" && r.HTML != "":
 			return nil, fault.New(fault.InvalidInput, "give template or html, not both")
 		case r.Template != "":
-			doc, err := s.storedTemplate(ctx, r.Template, tmpl.KindHTML)
+			t, err := s.store.Template(ctx, keyFrom(ctx).ID, r.Template)
 			if err != nil {
 				return nil, err
 			}
-			src = string(doc)
+			switch t.Kind {
+			case tmpl.KindHTML:
+				src = string(t.Data)
+			case tmpl.KindDOCX:
+				to := strings.ToLower(out)
+				if to == "" {
+					to = "pdf"
+				}
+				b, err := document.GenerateWord(ctx, s.cfg.Office, r, t.Data, to)
+				if err != nil {
+					return nil, err
+				}
+				return documentOutput(to, b), nil
+			default:
+				return nil, fault.New(fault.InvalidInput, "the template %q is %s; generate takes html and docx templates", r.Template, t.Kind)
+			}
 		case r.HTML == "":
-			return nil, fault.New(fault.InvalidInput, "give template (a stored HTML template's name) or html")
+			return nil, fault.New(fault.InvalidInput, "give template (a stored HTML or Word template's name) or html")
 		}
-		switch out := strings.ToUpper(r.Output); out {
+		switch out {
 		case "DOCX", "ODT":
 			b, err := document.GenerateAs(ctx, s.cfg.Office, r, src, strings.ToLower(out))
 			if err != nil {
 				return nil, err
 			}
-			ct := templateTypes[tmpl.KindDOCX]
-			if out == "ODT" {
-				ct = "application/vnd.oasis.opendocument.text"
-			}
-			return &fileOutput{ContentType: ct, ContentDisposition: `attachment; filename="document.` + strings.ToLower(out) + `"`, Body: b}, nil
-		case "", "PDF":
-		default:
-			return nil, fault.New(fault.InvalidInput, "output must be PDF, DOCX or ODT, not %q", r.Output).With("field", "output")
+			return documentOutput(strings.ToLower(out), b), nil
 		}
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
 		}
-		out, err := document.Generate(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, r, src)
+		b, err := document.Generate(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, r, src)
 		if err != nil {
 			return nil, err
 		}
-		return pdfOutput("document.pdf", out), nil
+		return pdfOutput("document.pdf", b), nil
 	}, bodyLimit(maxHTMLBody+1<<20), conversion())
 }
 
@@ -90,4 +102,10 @@ func (s *Server) registerCompose() {
 		}
 		return pdfOutput("document.pdf", out), nil
 	}, bodyLimit(s.cfg.MaxUploadBytes), conversion())
+}
+
+// documentOutput names a generated document by its format.
+func documentOutput(to string, b []byte) *fileOutput {
+	ct := map[string]string{"pdf": "application/pdf", "docx": templateTypes[tmpl.KindDOCX], "odt": "application/vnd.oasis.opendocument.text"}[to]
+	return &fileOutput{ContentType: ct, ContentDisposition: `attachment; filename="document.` + to + `"`, Body: b}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/internal/testoffice"
 	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
@@ -85,6 +86,19 @@ func TestDocumentsGenerate(t *testing.T) {
 	if odt := readAll(t, res); res.Header.Get("Content-Type") != "application/vnd.oasis.opendocument.text" || !bytes.Contains(odt, []byte("application/vnd.oasis.opendocument.text")) {
 		t.Errorf("odt: %s", res.Header.Get("Content-Type"))
 	}
+
+	// A stored Word template: PDF by default, DOCX filled as it is.
+	word := testoffice.Docx(testoffice.Paragraphs("Angebot für {{kunde}}", "{#posten}", "Posten: {{name}}", "{/posten}"), nil, nil)
+	decode(t, e.uploadAs(testKey, "/api/templates", [2]any{"@file", word}, [2]any{"name", "angebot"}))
+	wordPDF := pdfBody(t, e.do("POST", "/api/documents/generate", testKey, `{"template":"angebot","data":{"kunde":"Erika","posten":[{"name":"Beratung"},{"name":"Reise"}]}}`))
+	if text := testtool.Text(t, wordPDF); !strings.Contains(text, "Angebot für Erika") || !strings.Contains(text, "Posten: Reise") {
+		t.Errorf("Word template PDF:\n%s", text)
+	}
+	res = e.do("POST", "/api/documents/generate", testKey, `{"template":"angebot","output":"DOCX","data":{"kunde":"Max"}}`)
+	if b := readAll(t, res); res.StatusCode != 200 || !bytes.HasPrefix(b, []byte("PK")) || res.Header.Get("Content-Type") != templateTypes["docx"] {
+		t.Errorf("Word template DOCX: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	wantProblem(t, e.do("POST", "/api/documents/generate", testKey, `{"template":"angebot","watermark":{"text":"x"}}`), 400, "invalid_input")
 
 	for name, b := range map[string]string{
 		"output":    `{"html":"x","output":"RTF"}`,
