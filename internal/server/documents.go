@@ -10,6 +10,7 @@ import (
 	"github.com/papierkram/papierkram/convert/document"
 	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/jobs"
 )
 
 func (s *Server) registerDocuments() {
@@ -19,55 +20,11 @@ func (s *Server) registerDocuments() {
 		Description: "Fills a stored or inline HTML template (values HTML-escaped; {#items}…{/items} repeats; helpers {{money total}}, {{number qty 2}}, {{date issued}}, {{qr payment}} for an inline QR code, {{image logo}} for a data: image) for the locale, then prints it on the warm Chromium with the page settings of /v1/convert/html-to-pdf (format, orientation, margins, header and footer with page numbers, PDF/A-3b, stationery) and an optional text watermark on every page. JavaScript stays off; the template reaches no network unless the server allows it.",
 		Responses:   binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body document.Request }) (*fileOutput, error) {
-		r := &in.Body
-		src := r.HTML
-		out := strings.ToUpper(r.Output)
-		if out != "" && out != "PDF" && out != "DOCX" && out != "ODT" {
-			return nil, fault.New(fault.InvalidInput, "output must be PDF, DOCX or ODT, not %q", r.Output).With("field", "output")
-		}
-		switch {
-		case r.Template != "" && r.HTML != "":
-			return nil, fault.New(fault.InvalidInput, "give template or html, not both")
-		case r.Template != "":
-			t, err := s.store.Template(ctx, keyFrom(ctx).ID, r.Template)
-			if err != nil {
-				return nil, err
-			}
-			switch t.Kind {
-			case tmpl.KindHTML:
-				src = string(t.Data)
-			case tmpl.KindDOCX:
-				to := strings.ToLower(out)
-				if to == "" {
-					to = "pdf"
-				}
-				b, err := document.GenerateWord(ctx, s.cfg.Office, r, t.Data, to)
-				if err != nil {
-					return nil, err
-				}
-				return documentOutput(to, b), nil
-			default:
-				return nil, fault.New(fault.InvalidInput, "the template %q is %s; generate takes html and docx templates", r.Template, t.Kind)
-			}
-		case r.HTML == "":
-			return nil, fault.New(fault.InvalidInput, "give template (a stored HTML or Word template's name) or html")
-		}
-		switch out {
-		case "DOCX", "ODT":
-			b, err := document.GenerateAs(ctx, s.cfg.Office, r, src, strings.ToLower(out))
-			if err != nil {
-				return nil, err
-			}
-			return documentOutput(strings.ToLower(out), b), nil
-		}
-		if s.cfg.Printer == nil {
-			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
-		}
-		b, err := document.Generate(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, r, src)
+		run, err := s.documentJob(ctx, &in.Body)
 		if err != nil {
 			return nil, err
 		}
-		return pdfOutput("document.pdf", b), nil
+		return run(ctx)
 	}, bodyLimit(maxHTMLBody+1<<20), conversion())
 }
 
@@ -108,4 +65,153 @@ func (s *Server) registerCompose() {
 func documentOutput(to string, b []byte) *fileOutput {
 	ct := map[string]string{"pdf": "application/pdf", "docx": templateTypes[tmpl.KindDOCX], "odt": "application/vnd.oasis.opendocument.text"}[to]
 	return &fileOutput{ContentType: ct, ContentDisposition: `attachment; filename="document.` + to + `"`, Body: b}
+}
+
+// documentJob checks a generate request and resolves its stored template (which needs the
+// caller's key), and returns the generation to run, now or in a job.
+func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(context.Context) (*fileOutput, error), error) {
+	out := strings.ToLower(r.Output)
+	if out == "" {
+		out = "pdf"
+	}
+	if out != "pdf" && out != "docx" && out != "odt" {
+		return nil, fault.New(fault.InvalidInput, "output must be PDF, DOCX or ODT, not %q", r.Output).With("field", "output")
+	}
+	src := r.HTML
+	switch {
+	case r.Template != "" && r.HTML != "":
+		return nil, fault.New(fault.InvalidInput, "give template or html, not both")
+	case r.Template != "":
+		t, err := s.store.Template(ctx, keyFrom(ctx).ID, r.Template)
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case tmpl.KindHTML:
+			src = string(t.Data)
+		case tmpl.KindDOCX:
+			if r.Watermark != nil {
+				return nil, fault.New(fault.InvalidInput, "a watermark is for HTML templates; put it into the Word template")
+			}
+			return func(ctx context.Context) (*fileOutput, error) {
+				b, err := document.GenerateWord(ctx, s.cfg.Office, r, t.Data, out)
+				if err != nil {
+					return nil, err
+				}
+				return documentOutput(out, b), nil
+			}, nil
+		default:
+			return nil, fault.New(fault.InvalidInput, "the template %q is %s; generate takes html and docx templates", r.Template, t.Kind)
+		}
+	case r.HTML == "":
+		return nil, fault.New(fault.InvalidInput, "give template (a stored HTML or Word template's name) or html")
+	}
+	if out != "pdf" {
+		return func(ctx context.Context) (*fileOutput, error) {
+			b, err := document.GenerateAs(ctx, s.cfg.Office, r, src, out)
+			if err != nil {
+				return nil, err
+			}
+			return documentOutput(out, b), nil
+		}, nil
+	}
+	if s.cfg.Printer == nil {
+		return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
+	}
+	return func(ctx context.Context) (*fileOutput, error) {
+		b, err := document.Generate(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, r, src)
+		if err != nil {
+			return nil, err
+		}
+		return pdfOutput("document.pdf", b), nil
+	}, nil
+}
+
+// AsyncDocumentRequest is a generate request with a webhook.
+type AsyncDocumentRequest struct {
+	document.Request
+	CallbackURL    string `json:"callbackUrl,omitempty" maxLength:"2048" doc:"Where to POST the document.generation.completed or .failed event; the same outbound policy as renderers applies (no internal addresses unless allowed)." example:"https://erp.example.org/hooks/papierkram"`
+	CallbackSecret string `json:"callbackSecret,omitempty" maxLength:"256" doc:"Signs the webhook: header X-Service-Signature is the hex HMAC-SHA256 of the exact body with this secret. Never stored beyond the job."`
+}
+
+// DocumentJob is the state of an asynchronous generation.
+type DocumentJob struct {
+	jobs.Job
+	StatusURL string `json:"statusUrl" example:"/api/documents/jobs/job_4f2a"`
+	ResultURL string `json:"resultUrl" doc:"The document, once status is completed." example:"/api/documents/jobs/job_4f2a/result"`
+}
+
+type jobPath struct {
+	JobID string `path:"jobId" maxLength:"64" example:"job_4f2a"`
+}
+
+func documentJobView(j jobs.Job) *DocumentJob {
+	return &DocumentJob{Job: j, StatusURL: "/api/documents/jobs/" + j.ID, ResultURL: "/api/documents/jobs/" + j.ID + "/result"}
+}
+
+func (s *Server) registerDocumentJobs() {
+	tag := []string{"Documents"}
+	register(s, huma.Operation{
+		OperationID: "postDocumentsGenerateAsync", Method: http.MethodPost, Path: "/api/documents/generate-async", Tags: tag,
+		Summary:       "Generate a document asynchronously",
+		Description:   "Checks the request like /api/documents/generate, answers 202 with the job at once and generates in the background. Poll statusUrl, fetch resultUrl when completed; jobs and results are kept in memory for 30 minutes. With callbackUrl, the event document.generation.completed (result: {url, contentType, size}) or document.generation.failed (error) is POSTed with {event, jobId, status, filename, durationMs}, signed when callbackSecret is given, retried after 1 s, 5 s and 30 s when the receiver fails.",
+		DefaultStatus: http.StatusAccepted,
+	}, func(ctx context.Context, in *struct{ Body AsyncDocumentRequest }) (*struct {
+		Location string `header:"Location"`
+		Body     *DocumentJob
+	}, error) {
+		r := &in.Body
+		run, err := s.documentJob(ctx, &r.Request)
+		if err != nil {
+			return nil, err
+		}
+		var hook *jobs.Webhook
+		if r.CallbackURL != "" {
+			hook = &jobs.Webhook{URL: r.CallbackURL, Secret: r.CallbackSecret, Event: "document.generation"}
+			if err := s.jobs.CheckWebhook(ctx, hook); err != nil {
+				return nil, err
+			}
+		}
+		name := "document." + map[bool]string{true: strings.ToLower(r.Output), false: "pdf"}[r.Output != ""]
+		j := s.jobs.Submit(keyFrom(ctx).ID, name, hook, func(jctx context.Context, id string) (jobs.Result, error) {
+			f, err := run(jctx)
+			if err != nil {
+				return jobs.Result{}, err
+			}
+			return jobs.Result{Data: f.Body, ContentType: f.ContentType, Summary: map[string]any{
+				"url": "/api/documents/jobs/" + id + "/result", "contentType": f.ContentType, "size": len(f.Body)}}, nil
+		})
+		v := documentJobView(j)
+		return &struct {
+			Location string `header:"Location"`
+			Body     *DocumentJob
+		}{v.StatusURL, v}, nil
+	}, bodyLimit(maxHTMLBody+1<<20), conversion())
+
+	register(s, huma.Operation{
+		OperationID: "getDocumentsJob", Method: http.MethodGet, Path: "/api/documents/jobs/{jobId}", Tags: tag, Summary: "State of a generation job",
+		Errors: []int{http.StatusNotFound},
+	}, func(ctx context.Context, in *jobPath) (*struct{ Body *DocumentJob }, error) {
+		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body *DocumentJob }{documentJobView(j)}, nil
+	})
+
+	register(s, huma.Operation{
+		OperationID: "getDocumentsJobResult", Method: http.MethodGet, Path: "/api/documents/jobs/{jobId}/result", Tags: tag, Summary: "The document of a completed job",
+		Description: "409 while the job is queued or running, or when it failed (the error says why); 404 after 30 minutes.",
+		Errors:      []int{http.StatusNotFound, http.StatusConflict}, Responses: binaryResponse(map[string]*huma.MediaType{"application/octet-stream": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}),
+	}, func(ctx context.Context, in *jobPath) (*fileOutput, error) {
+		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.jobs.Result(keyFrom(ctx).ID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: res.ContentType, ContentDisposition: `attachment; filename="` + j.Filename + `"`, Body: res.Data}, nil
+	})
 }

@@ -2,14 +2,22 @@ package server
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
@@ -18,6 +26,8 @@ import (
 	"github.com/papierkram/papierkram/internal/testoffice"
 	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testtool"
+	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/store"
 )
 
 // TestDocumentsGenerate: a stored HTML template filled with data prints with escaped
@@ -167,4 +177,71 @@ func TestDocumentsCompose(t *testing.T) {
 			t.Errorf("%s: %d", name, res.StatusCode)
 		}
 	}
+}
+
+// TestDocumentsGenerateAsync: 202 with a job, a signed webhook on 127.0.0.1 when it is
+// done, the document from resultUrl; an internal callback URL is refused by default.
+func TestDocumentsGenerateAsync(t *testing.T) {
+	type hook struct {
+		body []byte
+		sig  string
+	}
+	got := make(chan hook, 1)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- hook{b, r.Header.Get("X-Service-Signature")}
+	}))
+	defer recv.Close()
+	e := newTestEnv(t, func(c *Config) {
+		c.Network = netguard.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
+		c.WebhookRetries = []time.Duration{50 * time.Millisecond}
+	})
+	body, _ := json.Marshal(map[string]any{"html": "<h1>Async {{n}}</h1>", "data": map[string]any{"n": "7"}, "callbackUrl": recv.URL, "callbackSecret": "s3cret"})
+	res := e.do("POST", "/api/documents/generate-async", testKey, body)
+	job := decode(t, res)
+	if res.StatusCode != 202 || job["status"] != "queued" || !strings.HasPrefix(job["jobId"].(string), "job_") || res.Header.Get("Location") != job["statusUrl"] {
+		t.Fatalf("202: %d %v", res.StatusCode, job)
+	}
+	var h hook
+	select {
+	case h = <-got:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no webhook")
+	}
+	mac := hmac.New(sha256.New, []byte("s3cret"))
+	mac.Write(h.body)
+	if h.sig != hex.EncodeToString(mac.Sum(nil)) {
+		t.Error("webhook signature does not verify")
+	}
+	var p map[string]any
+	json.Unmarshal(h.body, &p)
+	result, _ := p["result"].(map[string]any)
+	if p["event"] != "document.generation.completed" || p["jobId"] != job["jobId"] || p["status"] != "completed" || result["url"] != job["resultUrl"] {
+		t.Errorf("payload %s", h.body)
+	}
+	if st := decode(t, e.do("GET", job["statusUrl"].(string), testKey, nil)); st["status"] != "completed" {
+		t.Errorf("status %v", st)
+	}
+	pdf := pdfBody(t, e.do("GET", job["resultUrl"].(string), testKey, nil))
+	if !strings.Contains(testtool.Text(t, pdf), "Async 7") {
+		t.Error("the job's document lacks its text")
+	}
+	other := store.NewSecret()
+	e.store.CreateKey(t.Context(), &store.Key{Hash: store.Hash(other), ID: store.IDOf(store.Hash(other)), Name: "other", Plan: store.PlanFree})
+	wantProblem(t, e.do("GET", job["statusUrl"].(string), other, nil), 404, "not_found")
+
+	plain := newTestEnv(t)
+	body, _ = json.Marshal(map[string]any{"html": "x", "callbackUrl": recv.URL})
+	wantProblem(t, plain.do("POST", "/api/documents/generate-async", testKey, body), 400, "invalid_input")
+	// A template mistake shows in the job, which fails.
+	res = plain.do("POST", "/api/documents/generate-async", testKey, `{"html":"{#a}"}`)
+	failed := decode(t, res)
+	for i := 0; i < 100 && failed["status"] != "failed"; i++ {
+		time.Sleep(20 * time.Millisecond)
+		failed = decode(t, plain.do("GET", failed["statusUrl"].(string), testKey, nil))
+	}
+	if failed["status"] != "failed" || !strings.Contains(fmt.Sprint(failed["error"]), "never closed") {
+		t.Errorf("failed job: %v", failed)
+	}
+	wantProblem(t, plain.do("GET", failed["resultUrl"].(string), testKey, nil), 409, "conflict")
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/jobs"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 	"github.com/papierkram/papierkram/store"
@@ -30,14 +31,15 @@ type Engine interface {
 
 // Config configures a Server. Zero values get sensible defaults.
 type Config struct {
-	Addr              string        // listen address, default ":8080"
-	APIKeys           []string      // keys accepted besides stored ones (operator-provided; admin plan)
-	MaxUploadBytes    int64         // body limit of upload endpoints, default 50 MiB
-	MetricsPublic     bool          // serve /metrics without a key
-	ReadHeaderTimeout time.Duration // against slow clients, default 10 s
-	ReadTimeout       time.Duration // whole request, default 2 min (a 50 MiB upload on a slow link)
-	WriteTimeout      time.Duration // whole response, default 3 min (60 s renders plus queueing)
-	ShutdownTimeout   time.Duration // how long running requests may finish on SIGTERM, default 30 s
+	Addr              string          // listen address, default ":8080"
+	APIKeys           []string        // keys accepted besides stored ones (operator-provided; admin plan)
+	MaxUploadBytes    int64           // body limit of upload endpoints, default 50 MiB
+	MetricsPublic     bool            // serve /metrics without a key
+	ReadHeaderTimeout time.Duration   // against slow clients, default 10 s
+	ReadTimeout       time.Duration   // whole request, default 2 min (a 50 MiB upload on a slow link)
+	WriteTimeout      time.Duration   // whole response, default 3 min (60 s renders plus queueing)
+	ShutdownTimeout   time.Duration   // how long running requests may finish on SIGTERM, default 30 s
+	WebhookRetries    []time.Duration // waits before webhook retries; default 1 s, 5 s, 30 s
 	Logger            *slog.Logger
 	Store             store.Store
 	Registry          *prometheus.Registry // where metrics go; a new one when nil
@@ -62,6 +64,7 @@ type Server struct {
 	reg     *prometheus.Registry
 	envKeys []*store.Key
 	now     func() time.Time
+	jobs    *jobs.Manager
 }
 
 // HTML's 25 MB is the spec's limit; uploads get a configurable default.
@@ -104,7 +107,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now}
+	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now,
+		jobs: jobs.New(jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries})}
 	for _, secret := range cfg.APIKeys {
 		if secret == "" {
 			continue
@@ -146,6 +150,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerTemplates()
 	s.registerDocuments()
 	s.registerCompose()
+	s.registerDocumentJobs()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
@@ -217,6 +222,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		s.log.Warn("shutdown: requests still running were cut off", "error", err)
 		hs.Close()
 	}
+	s.jobs.Close() // running jobs are cancelled: their results would be unreachable anyway
 	for name, e := range s.cfg.Engines {
 		if err := e.Stop(sctx); err != nil {
 			s.log.Warn("engine stop", "engine", name, "error", err)
