@@ -46,6 +46,9 @@ type HTMLRequest struct {
 	ExecuteJS     bool        `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
 	Title         string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
 	Stationery    *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+
+	// Fonts are the calling key's uploaded fonts, usable by family name in the HTML.
+	Fonts []FontFace `json:"-"`
 }
 
 // paper sizes in inches, portrait.
@@ -89,7 +92,7 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 	case r.HTML != "" && r.URL != "":
 		return j, fault.New(fault.InvalidInput, "give html or url, not both")
 	}
-	j.HTML, j.URL, j.JavaScript, j.WaitUntil = r.HTML, r.URL, r.ExecuteJS, r.WaitUntil
+	j.HTML, j.URL, j.JavaScript, j.WaitUntil = withFonts(r.HTML, r.Fonts), r.URL, r.ExecuteJS, r.WaitUntil
 	j.Allow = func(ctx context.Context, u string) bool { _, err := policy.CheckURL(ctx, u); return err == nil }
 	if r.URL != "" {
 		if !strings.HasPrefix(strings.ToLower(r.URL), "https://") {

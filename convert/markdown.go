@@ -38,6 +38,9 @@ type MarkdownRequest struct {
 	AllowUnsafeHTML bool         `json:"allowUnsafeHtml,omitempty" doc:"Keep inline HTML as written. Otherwise it is sanitised: script, iframe, event handlers and the like are removed."`
 	Stationery      *Stationery  `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
 	ContentArea     *ContentArea `json:"contentArea,omitempty" doc:"Where the text flows (mm from the top-left corner); default margins otherwise."`
+
+	// Fonts are the calling key's uploaded fonts.
+	Fonts []FontFace `json:"-"`
 }
 
 // frontMatter is what a document's YAML header may say.
@@ -159,7 +162,7 @@ func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 	if err != nil {
 		return nil, err
 	}
-	h := &HTMLRequest{HTML: doc, Format: r.Format, Margins: &Margins{Top: "20mm", Bottom: "20mm", Left: "20mm", Right: "20mm"},
+	h := &HTMLRequest{HTML: doc, Format: r.Format, Fonts: r.Fonts, Margins: &Margins{Top: "20mm", Bottom: "20mm", Left: "20mm", Right: "20mm"},
 		Footer: &Band{HTML: `<div style="text-align:center;color:#666"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`, Height: "15mm"}}
 	if r.Theme == "stationery" {
 		h.Margins = &Margins{Top: "45mm", Bottom: "30mm", Left: "25mm", Right: "20mm"}

@@ -60,6 +60,19 @@ var migrations = []string{
 		uploaded_at INTEGER NOT NULL,
 		PRIMARY KEY (key_id, name)
 	);`,
+	// 4: fonts per key, with what their name table says.
+	`CREATE TABLE fonts (
+		key_id      TEXT NOT NULL,
+		name        TEXT NOT NULL,
+		family      TEXT NOT NULL,
+		weight      INTEGER NOT NULL,
+		italic      INTEGER NOT NULL,
+		format      TEXT NOT NULL,
+		data        BLOB NOT NULL,
+		sha256      TEXT NOT NULL,
+		uploaded_at INTEGER NOT NULL,
+		PRIMARY KEY (key_id, name)
+	);`,
 }
 
 // SQLite is the embedded Store.

@@ -106,8 +106,28 @@ type Store interface {
 	// DeleteTemplate removes one; fault.NotFound when there is none.
 	DeleteTemplate(ctx context.Context, keyID, name string) error
 
+	// PutFont stores a font; fault.Conflict when the key has one of that name.
+	PutFont(ctx context.Context, f *Font) error
+	// Fonts lists a key's fonts by name, with their data when withData.
+	Fonts(ctx context.Context, keyID string, withData bool) ([]*Font, error)
+	// DeleteFont removes one; fault.NotFound when there is none.
+	DeleteFont(ctx context.Context, keyID, name string) error
+
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Font is an uploaded font of one API key.
+type Font struct {
+	KeyID, Name string
+	Family      string
+	Weight      int
+	Italic      bool
+	Format      string // truetype or opentype
+	Data        []byte // empty in listings without data
+	Size        int64
+	SHA256      string
+	UploadedAt  time.Time
 }
 
 // Template is a stored document template of one API key.

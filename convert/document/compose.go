@@ -30,6 +30,9 @@ type ComposeRequest struct {
 	Format      string           `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size of HTML parts and the table of contents."`
 	Orientation string           `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
 	Margins     *convert.Margins `json:"margins,omitempty"`
+
+	// Fonts are the calling key's uploaded fonts.
+	Fonts []convert.FontFace `json:"-"`
 }
 
 // ComposePart is one part: an HTML template with data, a PDF, or a Word document.
@@ -56,7 +59,7 @@ func Compose(ctx context.Context, e Engines, r *ComposeRequest) ([]byte, error) 
 	if len(r.Parts) == 0 || len(r.Parts) > maxParts {
 		return nil, fault.New(fault.InvalidInput, "a composition has 1 to %d parts", maxParts)
 	}
-	page := Request{Locale: r.Locale, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins}
+	page := Request{Locale: r.Locale, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Fonts: r.Fonts}
 	docs := make([][]byte, len(r.Parts))
 	counts := make([]int, len(r.Parts))
 	for i, p := range r.Parts {
@@ -166,7 +169,7 @@ func (r *ComposeRequest) toc(ctx context.Context, e Engines, page Request, count
 		start += counts[i]
 	}
 	b.WriteString(`</table></body></html>`)
-	return convert.HTML(ctx, e.Printer, nil, e.Network, &convert.HTMLRequest{HTML: b.String(), Format: page.Format, Orientation: page.Orientation, Margins: page.Margins})
+	return convert.HTML(ctx, e.Printer, nil, e.Network, &convert.HTMLRequest{HTML: b.String(), Format: page.Format, Orientation: page.Orientation, Margins: page.Margins, Fonts: page.Fonts})
 }
 
 func btoi(b bool) int {

@@ -36,6 +36,9 @@ type Request struct {
 	OutputProfile string              `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1"`
 	Title         string              `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata."`
 	Stationery    *convert.Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+
+	// Fonts are the calling key's uploaded fonts.
+	Fonts []convert.FontFace `json:"-"`
 }
 
 // Watermark is a text across every page.
@@ -104,7 +107,7 @@ func Generate(ctx context.Context, p convert.Printer, a pdfa.Converter, policy n
 	}
 	return convert.HTML(ctx, p, a, policy, &convert.HTMLRequest{
 		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,
-		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery,
+		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery, Fonts: r.Fonts,
 	})
 }
 

@@ -20,6 +20,11 @@ func (s *Server) registerConvert() {
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "HTML rendering (Chromium) is not configured on this server")
 		}
+		fonts, err := s.keyFonts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in.Body.Fonts = fonts
 		b, err := convert.HTML(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, &in.Body)
 		if err != nil {
 			return nil, err
@@ -36,6 +41,11 @@ func (s *Server) registerConvert() {
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Markdown rendering (Chromium) is not configured on this server")
 		}
+		fonts, err := s.keyFonts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in.Body.Fonts = fonts
 		b, err := convert.Markdown(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, &in.Body)
 		if err != nil {
 			return nil, err

@@ -53,6 +53,11 @@ func (s *Server) registerCompose() {
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
 		}
+		fonts, err := s.keyFonts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.Fonts = fonts
 		out, err := document.Compose(ctx, document.Engines{Printer: s.cfg.Printer, Office: s.cfg.Office, Network: s.cfg.Network}, r)
 		if err != nil {
 			return nil, err
@@ -70,6 +75,11 @@ func documentOutput(to string, b []byte) *fileOutput {
 // documentJob checks a generate request and resolves its stored template (which needs the
 // caller's key), and returns the generation to run, now or in a job.
 func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(context.Context) (*fileOutput, error), error) {
+	fonts, err := s.keyFonts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.Fonts = fonts
 	out := strings.ToLower(r.Output)
 	if out == "" {
 		out = "pdf"

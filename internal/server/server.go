@@ -151,6 +151,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerDocuments()
 	s.registerCompose()
 	s.registerDocumentJobs()
+	s.registerFonts()
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
