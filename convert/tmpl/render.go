@@ -1,10 +1,14 @@
 package tmpl
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"html"
+	"io"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -364,4 +368,102 @@ func (l locale) money(x float64, cur string) string {
 		return "-" + sym + n[1:]
 	}
 	return sym + n
+}
+
+// maxAssets bounds the files of a zip template inlined into its page.
+const maxAssets = 50 << 20
+
+// Bundle reads a zip template (HTML with its assets): the page is index.html, or the zip's
+// only .html file; every other file the page names by its path (in src, href or url()) is
+// inlined as a data: URL, so the page needs no file system and no network.
+func Bundle(data []byte) (string, error) {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return "", fault.New(fault.InvalidInput, "the template is a damaged zip file: %v", err)
+	}
+	var page *zip.File
+	var pages []*zip.File
+	assets := map[string]*zip.File{}
+	for _, f := range z.File {
+		name := strings.TrimPrefix(f.Name, "./")
+		switch lower := strings.ToLower(name); {
+		case strings.HasSuffix(name, "/"):
+		case lower == "index.html" || lower == "index.htm":
+			page = f
+		case strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm"):
+			pages = append(pages, f)
+		default:
+			assets[name] = f
+		}
+	}
+	if page == nil && len(pages) == 1 {
+		page = pages[0]
+	}
+	if page == nil {
+		return "", fault.New(fault.InvalidInput, "the zip template needs index.html (or exactly one .html file)")
+	}
+	read := func(f *zip.File, limit int64) ([]byte, error) {
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fault.New(fault.InvalidInput, "%s in the zip cannot be read: %v", f.Name, err)
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, limit+1))
+		if err != nil {
+			return nil, fault.New(fault.InvalidInput, "%s in the zip cannot be read: %v", f.Name, err)
+		}
+		if int64(len(b)) > limit {
+			return nil, fault.New(fault.PayloadTooLarge, "the zip template unpacks to more than %d MB", maxAssets>>20)
+		}
+		return b, nil
+	}
+	html, err := read(page, maxAssets)
+	if err != nil {
+		return "", err
+	}
+	out := string(html)
+	budget := int64(maxAssets)
+	for name, f := range assets {
+		if !strings.Contains(out, name) {
+			continue
+		}
+		b, err := read(f, budget)
+		if err != nil {
+			return "", err
+		}
+		budget -= int64(len(b))
+		uri := "data:" + mimeOf(name) + ";base64," + base64.StdEncoding.EncodeToString(b)
+		for _, q := range []string{`"`, `'`, `(`} {
+			closing := map[string]string{`"`: `"`, `'`: `'`, `(`: `)`}[q]
+			out = strings.ReplaceAll(out, q+name+closing, q+uri+closing)
+			out = strings.ReplaceAll(out, q+"./"+name+closing, q+uri+closing)
+		}
+	}
+	return out, nil
+}
+
+func mimeOf(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	case ".svg":
+		return "image/svg+xml"
+	case ".css":
+		return "text/css"
+	case ".ttf":
+		return "font/ttf"
+	case ".otf":
+		return "font/otf"
+	case ".woff":
+		return "font/woff"
+	case ".woff2":
+		return "font/woff2"
+	}
+	return "application/octet-stream"
 }

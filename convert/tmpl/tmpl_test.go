@@ -133,3 +133,19 @@ func FuzzRenderHTML(f *testing.F) {
 		}
 	})
 }
+
+func FuzzBundle(f *testing.F) {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	p, _ := w.Create("index.html")
+	p.Write([]byte(`<img src="a.png"><link href='s.css'>`))
+	a, _ := w.Create("a.png")
+	a.Write([]byte("png"))
+	w.Close()
+	f.Add(b.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := Bundle(data); err != nil && fault.As(err) == nil {
+			t.Fatalf("uncoded error: %v", err)
+		}
+	})
+}

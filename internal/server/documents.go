@@ -44,11 +44,20 @@ func (s *Server) registerCompose() {
 			if p.HTML != "" {
 				return nil, fault.New(fault.InvalidInput, "part %d: give template or html, not both", i+1)
 			}
-			doc, err := s.storedTemplate(ctx, p.Template, tmpl.KindHTML)
+			t, err := s.store.Template(ctx, keyFrom(ctx).ID, p.Template)
 			if err != nil {
 				return nil, err
 			}
-			p.HTML = string(doc)
+			switch t.Kind {
+			case tmpl.KindHTML:
+				p.HTML = string(t.Data)
+			case tmpl.KindZip:
+				if p.HTML, err = tmpl.Bundle(t.Data); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, fault.New(fault.InvalidInput, "part %d: the template %q is %s; compose takes html and zip templates (send Word documents as docx)", i+1, p.Template, t.Kind)
+			}
 		}
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Chromium is not configured")
@@ -99,6 +108,10 @@ func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(con
 		switch t.Kind {
 		case tmpl.KindHTML:
 			src = string(t.Data)
+		case tmpl.KindZip:
+			if src, err = tmpl.Bundle(t.Data); err != nil {
+				return nil, err
+			}
 		case tmpl.KindDOCX:
 			if r.Watermark != nil {
 				return nil, fault.New(fault.InvalidInput, "a watermark is for HTML templates; put it into the Word template")
@@ -111,7 +124,7 @@ func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(con
 				return documentOutput(out, b), nil
 			}, nil
 		default:
-			return nil, fault.New(fault.InvalidInput, "the template %q is %s; generate takes html and docx templates", r.Template, t.Kind)
+			return nil, fault.New(fault.InvalidInput, "the template %q is %s; generate takes html, zip and docx templates", r.Template, t.Kind)
 		}
 	case r.HTML == "":
 		return nil, fault.New(fault.InvalidInput, "give template (a stored HTML or Word template's name) or html")

@@ -1,13 +1,19 @@
 package server
 
 import (
+	"archive/zip"
 	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/papierkram/papierkram/internal/testtool"
 	"github.com/papierkram/papierkram/store"
 )
 
@@ -67,4 +73,39 @@ func TestTemplates(t *testing.T) {
 		t.Errorf("delete: %d", res.StatusCode)
 	}
 	wantProblem(t, e.do("DELETE", "/api/templates/gruss", testKey, nil), 404, "not_found")
+}
+
+// TestZipTemplate: a zip of index.html, a stylesheet and an image generates a PDF in which
+// the stylesheet applied (the heading's colour) and the image is drawn.
+func TestZipTemplate(t *testing.T) {
+	e := newTestEnv(t)
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	w, _ := z.Create("index.html")
+	w.Write([]byte(`<html><head><link rel="stylesheet" href="style.css"></head><body><h1>Hallo {{name}}</h1><img src="img/dot.png" width="200" height="200"></body></html>`))
+	w, _ = z.Create("style.css")
+	w.Write([]byte(`h1{color:#ff0000}`))
+	w, _ = z.Create("img/dot.png")
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	png.Encode(w, img)
+	z.Close()
+	got := decode(t, e.uploadAs(testKey, "/api/templates", [2]any{"@file", buf.Bytes()}, [2]any{"name", "paket"}))
+	if got["kind"] != "zip" {
+		t.Fatalf("kind %v", got["kind"])
+	}
+	out := pdfBody(t, e.do("POST", "/api/documents/generate", testKey, `{"template":"paket","data":{"name":"Welt"}}`))
+	if !strings.Contains(testtool.Text(t, out), "Hallo Welt") {
+		t.Error("text missing")
+	}
+	if list := testtool.Run(t, "pdfimages", "-list", testtool.File(t, "z.pdf", out)); strings.Count(list, "\n") < 3 {
+		t.Errorf("the zip's image is not in the PDF:\n%s", list)
+	}
+	qdf := filepath.Join(t.TempDir(), "q.pdf")
+	testtool.Run(t, "qpdf", "--qdf", "--object-streams=disable", testtool.File(t, "zq.pdf", out), qdf)
+	if raw, _ := os.ReadFile(qdf); !bytes.Contains(raw, []byte("1 0 0 rg")) {
+		t.Error("the zip's stylesheet (red heading) did not apply")
+	}
 }
