@@ -3,11 +3,11 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
-	"encoding/json"
 	"strings"
 	"testing"
 
