@@ -10,6 +10,7 @@ import (
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
@@ -49,6 +50,10 @@ type HTMLRequest struct {
 
 	// Fonts are the calling key's uploaded fonts, usable by family name in the HTML.
 	Fonts []FontFace `json:"-"`
+	// Stamp is a PDF whose first page is laid over every page (a watermark), with
+	// StampOpacity.
+	Stamp        []byte  `json:"-"`
+	StampOpacity float64 `json:"-"`
 }
 
 // paper sizes in inches, portrait.
@@ -185,6 +190,15 @@ func HTML(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Poli
 	}
 	if r.Stationery != nil {
 		if out, err = r.Stationery.apply(out); err != nil {
+			return nil, err
+		}
+	}
+	if r.Stamp != nil {
+		d, err := pdf.Read(out)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = d.Overlay(r.Stamp, r.StampOpacity); err != nil {
 			return nil, err
 		}
 	}

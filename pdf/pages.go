@@ -150,3 +150,28 @@ func (d *Doc) Underlay(first, rest []byte) (b []byte, err error) {
 	}
 	return write(fresh.ctx)
 }
+
+// Overlay lays the first page of stamp over every page, centred at its own size, with the
+// opacity (0 < opacity <= 1): a watermark from a PDF.
+func (d *Doc) Overlay(stamp []byte, opacity float64) (b []byte, err error) {
+	defer recoverInto(&err, "stamp")
+	if opacity <= 0 || opacity > 1 {
+		opacity = 1
+	}
+	fresh, err := Read(d.src)
+	if err != nil {
+		return nil, err
+	}
+	wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(stamp), 1, fmt.Sprintf("scalefactor:1 abs, rotation:0, position:c, opacity:%.2f", opacity), true, false, types.POINTS)
+	if err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "the stamp cannot be used: %s", trimPdfcpu(err.Error()))
+	}
+	m := map[int]*model.Watermark{}
+	for p := 1; p <= fresh.PageCount(); p++ {
+		m[p] = wm
+	}
+	if err := pdfcpu.AddWatermarksMap(fresh.ctx, m); err != nil {
+		return nil, fault.Wrap(fault.InvalidInput, err, "the stamp cannot be laid over the pages: %s", trimPdfcpu(err.Error()))
+	}
+	return write(fresh.ctx)
+}

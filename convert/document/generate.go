@@ -41,9 +41,10 @@ type Request struct {
 	Fonts []convert.FontFace `json:"-"`
 }
 
-// Watermark is a text across every page.
+// Watermark is a text, or the first page of a PDF, across every page.
 type Watermark struct {
-	Text    string   `json:"text" maxLength:"200" example:"ENTWURF"`
+	Text    string   `json:"text,omitempty" maxLength:"200" doc:"The text; give text or pdf." example:"ENTWURF"`
+	PDF     []byte   `json:"pdf,omitempty" doc:"A PDF, Base64, whose first page is laid centred over every page (a stamp); give text or pdf."`
 	Opacity float64  `json:"opacity,omitempty" minimum:"0" maximum:"1" default:"0.15"`
 	Angle   *float64 `json:"angle,omitempty" minimum:"-360" maximum:"360" default:"-45" doc:"Degrees, counter-clockwise negative as in CSS; 0 runs horizontally."`
 	Size    float64  `json:"fontSize,omitempty" minimum:"6" maximum:"400" default:"96" doc:"Font size in points."`
@@ -73,8 +74,13 @@ func (r *Request) page(template string) (string, error) {
 		return "", err
 	}
 	if r.Watermark != nil {
-		if strings.TrimSpace(r.Watermark.Text) == "" {
-			return "", fault.New(fault.InvalidInput, "watermark.text is empty")
+		switch text := strings.TrimSpace(r.Watermark.Text); {
+		case text != "" && r.Watermark.PDF != nil:
+			return "", fault.New(fault.InvalidInput, "watermark: give text or pdf, not both")
+		case r.Watermark.PDF != nil:
+			return page, nil // laid over the printed pages
+		case text == "":
+			return "", fault.New(fault.InvalidInput, "watermark: give text or pdf")
 		}
 		mark := r.Watermark.html()
 		if i := strings.LastIndex(strings.ToLower(page), "</body>"); i >= 0 {
@@ -89,6 +95,9 @@ func (r *Request) page(template string) (string, error) {
 // GenerateAs renders the template and has LibreOffice write it as docx or odt (a word
 // processor's own page settings apply, not the request's).
 func GenerateAs(ctx context.Context, o *office.Office, r *Request, template, to string) ([]byte, error) {
+	if r.stamp() != nil {
+		return nil, fault.New(fault.InvalidInput, "a PDF stamp is laid over PDF output only; use a text watermark for %s", to)
+	}
 	page, err := r.page(template)
 	if err != nil {
 		return nil, err
@@ -107,7 +116,7 @@ func Generate(ctx context.Context, p convert.Printer, a pdfa.Converter, policy n
 	}
 	return convert.HTML(ctx, p, a, policy, &convert.HTMLRequest{
 		HTML: page, Format: r.Format, Orientation: r.Orientation, Margins: r.Margins, Header: r.Header, Footer: r.Footer,
-		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery, Fonts: r.Fonts,
+		OutputProfile: r.OutputProfile, Title: r.Title, Stationery: r.Stationery, Fonts: r.Fonts, Stamp: r.stamp(), StampOpacity: r.stampOpacity(),
 	})
 }
 
@@ -132,4 +141,18 @@ func GenerateWord(ctx context.Context, o *office.Office, r *Request, template []
 		return nil, err
 	}
 	return o.Convert(ctx, office.Job{Document: filled, Ext: "docx"}, to)
+}
+
+func (r *Request) stamp() []byte {
+	if r.Watermark == nil {
+		return nil
+	}
+	return r.Watermark.PDF
+}
+
+func (r *Request) stampOpacity() float64 {
+	if r.Watermark == nil || r.Watermark.Opacity <= 0 {
+		return 0.15 // the text watermark's default
+	}
+	return r.Watermark.Opacity
 }

@@ -79,6 +79,13 @@ func TestDocumentsGenerate(t *testing.T) {
 		t.Errorf("QR text %q", qr.GetText())
 	}
 
+	// A PDF stamp lies over every page.
+	stamp, _ := json.Marshal(map[string]any{"html": `<p>eins</p><p style="page-break-before:always">zwei</p>`, "watermark": map[string]any{"pdf": testpdf.New(1), "opacity": 0.5}})
+	stamped := testtool.PageTexts(t, pdfBody(t, e.do("POST", "/api/documents/generate", testKey, stamp)))
+	if len(stamped) != 2 || !strings.Contains(stamped[0], "Page 1") || !strings.Contains(stamped[1], "Page 1") || !strings.Contains(stamped[1], "zwei") {
+		t.Errorf("stamped pages: %q", stamped)
+	}
+
 	// DOCX and ODT come from LibreOffice; LibreOffice reopens the DOCX with the same text.
 	res := e.do("POST", "/api/documents/generate", testKey, `{"html":"<h1>Angebot {{number}}</h1><p>{{money total}}</p>","data":{"number":"A-7","total":99.5},"output":"DOCX"}`)
 	docx := readAll(t, res)
@@ -117,6 +124,9 @@ func TestDocumentsGenerate(t *testing.T) {
 		"neither":   `{"data":{}}`,
 		"money":     `{"html":"{{money x}}","data":{"x":"abc"}}`,
 		"watermark": `{"html":"x","watermark":{"text":" "}}`,
+		"text+pdf":  `{"html":"x","watermark":{"text":"x","pdf":"JVBERi0="}}`,
+		"stamp":     `{"html":"x","watermark":{"pdf":"bm90IGEgcGRm"}}`,
+		"stamp odt": `{"html":"x","output":"ODT","watermark":{"pdf":"JVBERi0="}}`,
 	} {
 		if res := e.do("POST", "/api/documents/generate", testKey, b); res.StatusCode != 400 {
 			t.Errorf("%s: %d", name, res.StatusCode)
