@@ -104,10 +104,15 @@ func TestKilledOfficeIsReplaced(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := o.ToPDF(context.Background(), Job{Document: manyPages(400), Ext: "docx"})
+		_, err := o.ToPDF(context.Background(), Job{Document: manyPages(1500), Ext: "docx"})
 		done <- err
 	}()
-	time.Sleep(700 * time.Millisecond) // the big job is running
+	// Kill only once the big job runs in soffice: killed before, the job would simply run on
+	// the replacement.
+	for deadline := time.Now().Add(10 * time.Second); o.Supervisor().Stats().Running == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
 	// Kill this pool's soffice only (other packages' tests may run office pools too).
 	killed := 0
 	o.mu.Lock()

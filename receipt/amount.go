@@ -1,0 +1,67 @@
+package receipt
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// amount is a money figure found in a line.
+type amount struct {
+	v          decimal.Decimal
+	start, end int
+}
+
+// An amount has two decimals after a comma or point. OCR often puts a space beside the
+// separator ("7, 16"), and German receipts group thousands with points ("1.234,56").
+var amountRE = regexp.MustCompile(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
+
+// amounts finds the money figures of a line, leaving out dates (02.03.20), times, and parts
+// of longer numbers.
+func amounts(line string) []amount {
+	var out []amount
+	for _, m := range amountRE.FindAllStringSubmatchIndex(line, -1) {
+		start, end := m[0], m[1]
+		if start > 0 {
+			if c := line[start-1]; isDigit(c) || c == '.' || c == ',' {
+				continue
+			}
+		}
+		if end < len(line) {
+			c := line[end]
+			if isDigit(c) {
+				continue
+			}
+			if (c == '.' || c == ',' || c == ':') && end+1 < len(line) && isDigit(line[end+1]) {
+				continue
+			}
+		}
+		intPart := strings.ReplaceAll(line[m[4]:m[5]], ".", "")
+		if len(intPart) > 1 && intPart[0] == '0' {
+			continue // 02.03 is part of a date
+		}
+		if m[6] >= 0 && line[m[6]:m[7]] == "." && strings.Contains(line[m[4]:m[5]], ".") {
+			continue // 1.234.56 is no amount
+		}
+		v, err := decimal.NewFromString(intPart + "." + line[m[8]:m[9]])
+		if err != nil {
+			continue
+		}
+		if line[m[2]:m[3]] == "-" {
+			v = v.Neg()
+		}
+		out = append(out, amount{v: v, start: start, end: end})
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// last is the last amount of a line, if any.
+func last(as []amount) (decimal.Decimal, bool) {
+	if len(as) == 0 {
+		return decimal.Decimal{}, false
+	}
+	return as[len(as)-1].v, true
+}

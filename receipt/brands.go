@@ -1,0 +1,137 @@
+package receipt
+
+import (
+	"regexp"
+	"strings"
+)
+
+// brand is a well-known issuer: its display name, the words that find it in OCR text, the
+// receipt type it issues and the kind of goods, which choose the accounts.
+type brand struct {
+	name  string
+	re    *regexp.Regexp
+	kind  string // a receipt type, or "" for shops
+	goods string // a goods key of the account table
+}
+
+func b(name, pattern, kind, goods string) brand {
+	return brand{name: name, re: regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + pattern + `)(?:[^\pL]|$)`), kind: kind, goods: goods}
+}
+
+// brands are chains common on German and European receipts. Order matters where one name
+// contains another (Globus Baumarkt before Globus).
+var brands = []brand{
+	// Groceries and drugstores.
+	b("ALDI", `aldi(?:\s?(?:s[üu]d|nord))?`, "", goodsGroceries),
+	b("Lidl", `lidl|lide`, "", goodsGroceries), // the logo often reads LIDE
+	b("REWE", `rewe`, "", goodsGroceries),
+	b("EDEKA", `edeka`, "", goodsGroceries),
+	b("Netto", `netto marken-discount|netto city`, "", goodsGroceries),
+	b("Penny", `penny`, "", goodsGroceries),
+	b("Kaufland", `kaufland`, "", goodsGroceries),
+	b("real", `real\s?gmbh|real,-|real\s?treuemarken|real\.de`, "", goodsGroceries),
+	b("Marktkauf", `marktkauf`, "", goodsGroceries),
+	b("Norma", `norma`, "", goodsGroceries),
+	b("Globus Baumarkt", `globus baumarkt`, "", goodsTools),
+	b("Globus", `globus`, "", goodsGroceries),
+	b("tegut", `tegut`, "", goodsGroceries),
+	b("Spar", `spar`, "", goodsGroceries),
+	b("Billa", `billa`, "", goodsGroceries),
+	b("Hofer", `hofer`, "", goodsGroceries),
+	b("Carrefour", `carrefour`, "", goodsGroceries),
+	b("Albert Heijn", `albert heijn`, "", goodsGroceries),
+	b("dm", `dm-drogerie|dm drogerie|dm\.de`, "", goodsGroceries),
+	b("Rossmann", `rossmann`, "", goodsGroceries),
+	b("Müller", `m[üu]ller drogerie|drogerie m[üu]ller`, "", goodsGroceries),
+	// DIY, furniture, electronics, office.
+	b("Hornbach", `hornbach`, "", goodsTools),
+	b("OBI", `obi`, "", goodsTools),
+	b("toom", `toom`, "", goodsTools),
+	b("BAUHAUS", `bauhaus`, "", goodsTools),
+	b("hagebau", `hagebau(?:markt)?`, "", goodsTools),
+	b("IKEA", `ikea`, "", goodsFurniture),
+	b("ROLLER", `roller`, "", goodsFurniture),
+	b("XXXLutz", `xxxlutz`, "", goodsFurniture),
+	b("Höffner", `h[öo]ffner`, "", goodsFurniture),
+	b("POCO", `poco`, "", goodsFurniture),
+	b("MediaMarkt", `media\s?markt`, "", goodsElectronics),
+	b("Saturn", `saturn`, "", goodsElectronics),
+	b("Staples", `staples`, "", goodsOffice),
+	b("McPaper", `mcpaper`, "", goodsOffice),
+	b("Thalia", `thalia`, "", goodsBooks),
+	b("Hugendubel", `hugendubel`, "", goodsBooks),
+	b("Deutsche Post", `deutsche post`, "", goodsPostage),
+	b("DHL", `dhl`, "", goodsPostage),
+	// Fuel.
+	b("Aral", `aral`, Fuel, ""),
+	b("Shell", `shell`, Fuel, ""),
+	b("Esso", `esso`, Fuel, ""),
+	b("TotalEnergies", `totalenergies|total tankstelle`, Fuel, ""),
+	b("JET", `jet tankstelle|jet-tankstelle`, Fuel, ""),
+	b("Avia", `avia`, Fuel, ""),
+	b("Star", `star tankstelle|orlen`, Fuel, ""),
+	b("OMV", `omv`, Fuel, ""),
+	b("Agip", `agip|eni station`, Fuel, ""),
+	// Transport.
+	b("Deutsche Bahn", `deutsche bahn|db fernverkehr|db regio|db vertrieb|bahn\.de`, Train, ""),
+	b("ÖBB", `[öo]bb`, Train, ""),
+	b("SBB", `sbb cff ffs|sbb`, Train, ""),
+	b("FlixBus", `flixbus|flixtrain`, Bus, ""),
+	b("Lufthansa", `lufthansa`, Flight, ""),
+	b("Eurowings", `eurowings`, Flight, ""),
+	b("Ryanair", `ryanair`, Flight, ""),
+	b("easyJet", `easyjet`, Flight, ""),
+	b("Condor", `condor`, Flight, ""),
+	b("Uber", `uber`, Taxi, ""),
+	b("FREENOW", `free\s?now`, Taxi, ""),
+	b("APCOA", `apcoa`, Parking, ""),
+	b("Contipark", `contipark`, Parking, ""),
+	b("Q-Park", `q-park`, Parking, ""),
+	// Hotels and restaurants.
+	b("Motel One", `motel one`, Hotel, ""),
+	b("ibis", `ibis`, Hotel, ""),
+	b("B&B Hotels", `b&b hotel`, Hotel, ""),
+	b("Hilton", `hilton`, Hotel, ""),
+	b("Marriott", `marriott`, Hotel, ""),
+	b("NH Hotels", `nh hotel`, Hotel, ""),
+	b("Best Western", `best western`, Hotel, ""),
+	b("McDonald's", `mcdonald'?s`, Restaurant, ""),
+	b("Burger King", `burger king`, Restaurant, ""),
+	b("Starbucks", `starbucks`, Restaurant, ""),
+	b("Vapiano", `vapiano`, Restaurant, ""),
+	b("Nordsee", `nordsee`, Restaurant, ""),
+	b("Subway", `subway`, Restaurant, ""),
+	b("KFC", `kfc`, Restaurant, ""),
+	// Pharmacies have no brand but say what they are.
+	b("Apotheke", `apotheke`, "", goodsPharmacy),
+}
+
+// findBrand is the brand named earliest in the text (lower case), and where.
+func findBrand(lower string) (*brand, int) {
+	var best *brand
+	pos := -1
+	for i := range brands {
+		if loc := brands[i].re.FindStringIndex(lower); loc != nil && (pos < 0 || loc[0] < pos) {
+			best, pos = &brands[i], loc[0]
+		}
+	}
+	if best != nil && best.name == "Apotheke" {
+		// A pharmacy's own name is the line that says Apotheke.
+		for l := range strings.SplitSeq(lower, "\n") {
+			if strings.Contains(l, "apotheke") && len(l) < 60 {
+				return &brand{name: titleCase(l), kind: best.kind, goods: best.goods}, pos
+			}
+		}
+	}
+	return best, pos
+}
+
+func titleCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		r := []rune(w)
+		r[0] = []rune(strings.ToUpper(string(r[0])))[0]
+		words[i] = string(r)
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,121 @@
+package receipt
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// vatRates are the VAT rates each country allows (standard, reduced, super-reduced, zero),
+// as percent strings.
+var vatRates = map[string][]string{
+	"DE": {"19", "7", "0", "16", "5"}, // 16 and 5: 1 July to 31 December 2020 only, checked below
+	"AT": {"20", "13", "10", "0"},
+	"CH": {"8.1", "2.6", "3.8", "7.7", "2.5", "3.7", "0"},
+	"FR": {"20", "10", "5.5", "2.1", "0"},
+	"NL": {"21", "9", "0"},
+	"BE": {"21", "12", "6", "0"},
+	"LU": {"17", "16", "14", "8", "7", "3", "0"},
+	"IT": {"22", "10", "5", "4", "0"},
+	"ES": {"21", "10", "4", "0"},
+	"PT": {"23", "13", "6", "0"},
+	"PL": {"23", "8", "5", "0"},
+	"CZ": {"21", "12", "0"},
+	"DK": {"25", "0"},
+	"SE": {"25", "12", "6", "0"},
+	"FI": {"25.5", "24", "14", "10", "0"},
+	"IE": {"23", "13.5", "9", "4.8", "0"},
+	"GB": {"20", "5", "0"},
+}
+
+// Check names.
+const (
+	CheckNetVAT     = "NET_PLUS_VAT_EQUALS_GROSS"
+	CheckRates      = "VAT_RATES_ALLOWED"
+	CheckDate       = "DATE_NOT_IN_FUTURE"
+	CheckLines      = "LINE_SUM_EQUALS_TOTAL"
+	CheckBreakdown  = "VAT_BREAKDOWN_EQUALS_TOTAL"
+	cent            = "0.02"
+	covidCutFrom    = "2020-07-01"
+	covidCutThrough = "2020-12-31"
+)
+
+// Plausibility runs the plausibility checks that the result's figures allow; a check whose
+// figures are missing is left out rather than failed.
+func Plausibility(r *Result, now time.Time) []Check {
+	out := []Check{}
+	tol := decimal.RequireFromString(cent)
+	d := r.Data
+	if d.Net.Valid() && d.VAT.Valid() && d.Gross.Valid() {
+		sum := d.Net.Value().Add(d.VAT.Value())
+		ok := sum.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol)
+		out = append(out, Check{Name: CheckNetVAT, Passed: ok, Message: fmt.Sprintf("%s + %s = %s, gross %s", d.Net, d.VAT, sum.StringFixed(2), d.Gross)})
+	}
+	if len(r.VAT) > 0 {
+		country := r.Country
+		if country == "" {
+			country = "DE"
+		}
+		allowed, known := vatRates[country]
+		if known {
+			bad := ""
+			for _, l := range r.VAT {
+				if !rateAllowed(allowed, l.Rate.Value(), country, string(d.Date)) {
+					bad += l.Rate.String() + " % "
+				}
+			}
+			msg := "every rate is one of " + country + "'s"
+			if bad != "" {
+				msg = "not a " + country + " rate on that date: " + bad
+			}
+			out = append(out, Check{Name: CheckRates, Passed: bad == "", Message: msg})
+		}
+		if d.Gross.Valid() {
+			sum, complete := decimal.Zero, true
+			for _, l := range r.VAT {
+				if !l.Gross.Valid() {
+					complete = false
+				}
+				sum = sum.Add(l.Gross.Value())
+			}
+			if complete {
+				out = append(out, Check{Name: CheckBreakdown, Passed: sum.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol),
+					Message: fmt.Sprintf("breakdown gross %s, total %s", sum.StringFixed(2), d.Gross)})
+			}
+		}
+	}
+	if d.Date != "" {
+		t := d.Date.Time()
+		ok := !t.After(now)
+		msg := "dated " + string(d.Date)
+		if !ok {
+			msg = string(d.Date) + " is in the future"
+		}
+		out = append(out, Check{Name: CheckDate, Passed: ok, Message: msg})
+	}
+	if len(r.Items) > 0 && d.Gross.Valid() {
+		sum := decimal.Zero
+		for _, it := range r.Items {
+			sum = sum.Add(it.Total.Value())
+		}
+		out = append(out, Check{Name: CheckLines, Passed: sum.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol),
+			Message: fmt.Sprintf("%d items sum to %s, total %s", len(r.Items), sum.StringFixed(2), d.Gross)})
+	}
+	return out
+}
+
+// rateAllowed: Germany's 16 % and 5 % held only in the second half of 2020.
+func rateAllowed(allowed []string, rate decimal.Decimal, country, date string) bool {
+	for _, a := range allowed {
+		if rate.Equal(decimal.RequireFromString(a)) {
+			if country == "DE" && (a == "16" || a == "5") {
+				return date >= covidCutFrom && date <= covidCutThrough
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func dec2(s string) decimal.Decimal { return decimal.RequireFromString(s) }

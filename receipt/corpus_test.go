@@ -1,0 +1,108 @@
+package receipt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
+)
+
+const scans = "../../shared/corpus/receipts/de-scans"
+
+// truth is a corpus receipt's ground truth, from its file name:
+// merchant_DDMMYYYY_itemcount_totalcents.jpg.
+type truth struct {
+	file, merchant, date, total string
+}
+
+func corpus(t testing.TB) []truth {
+	files, err := filepath.Glob(filepath.Join(scans, "*.jpg"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	var out []truth
+	for _, f := range files {
+		p := strings.Split(strings.TrimSuffix(filepath.Base(f), ".jpg"), "_")
+		cents := strings.TrimLeft(p[3], "0")
+		for len(cents) < 3 {
+			cents = "0" + cents
+		}
+		out = append(out, truth{file: f, merchant: p[0], date: p[1][4:8] + "-" + p[1][2:4] + "-" + p[1][0:2], total: cents[:len(cents)-2] + "." + cents[len(cents)-2:]})
+	}
+	return out
+}
+
+func newExtractor(t testing.TB) *Extractor {
+	ocr := tesseract.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
+	pop := poppler.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir()})
+	t.Cleanup(func() {
+		ocr.Supervisor().Stop(context.Background())
+		pop.Supervisor().Stop(context.Background())
+	})
+	return &Extractor{OCR: ocr, PDF: pop, Now: func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }}
+}
+
+// TestCorpusAccuracy runs the offline pipeline (real Tesseract) over the 26 scanned German
+// receipts and reports per field how many it gets right.
+func TestCorpusAccuracy(t *testing.T) {
+	e := newExtractor(t)
+	cases := corpus(t)
+	results := make([]*Result, len(cases))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, c := range cases {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			data, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			r, err := e.Extract(t.Context(), data, filepath.Base(c.file))
+			if err != nil {
+				t.Errorf("%s: %v", c.file, err)
+				return
+			}
+			results[i] = r
+		})
+	}
+	wg.Wait()
+	var total, date, issuer int
+	for i, c := range cases {
+		r := results[i]
+		if r == nil {
+			continue
+		}
+		okT, okD, okI := r.Data.Gross.String() == c.total, string(r.Data.Date) == c.date, strings.Contains(strings.ToLower(r.Data.Issuer), c.merchant)
+		if okT {
+			total++
+		}
+		if okD {
+			date++
+		}
+		if okI {
+			issuer++
+		}
+		if !okT || !okD || !okI {
+			t.Logf("%s: total %s (want %s), date %s (want %s), issuer %q", filepath.Base(c.file), r.Data.Gross, c.total, r.Data.Date, c.date, r.Data.Issuer)
+		}
+	}
+	n := len(cases)
+	t.Logf("offline pipeline on %d receipts: total %d (%.0f %%), date %d (%.0f %%), issuer %d (%.0f %%)",
+		n, total, pct(total, n), date, pct(date, n), issuer, pct(issuer, n))
+	// Floors just under what the pipeline reaches today (25, 22 and 24 of 26), so that a
+	// change that reads fewer receipts right fails.
+	if total < 24 || date < 21 || issuer < 23 {
+		t.Errorf("accuracy below the floors (total 24, date 21, issuer 23 of %d)", n)
+	}
+}
+
+func pct(a, n int) float64 { return 100 * float64(a) / float64(n) }

@@ -1,0 +1,207 @@
+package receipt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/llm"
+)
+
+// OCR reads text from images (engine/tesseract).
+type OCR interface {
+	Read(ctx context.Context, img []byte, o tesseract.Options) (*tesseract.Page, error)
+	Orientation(ctx context.Context, img []byte) (rotate int, confidence float64, err error)
+}
+
+// PDFReader extracts text from and renders pages of PDFs (engine/poppler).
+type PDFReader interface {
+	Render(ctx context.Context, pdf []byte, pages []int, o poppler.RenderOptions) ([][]byte, error)
+	Text(ctx context.Context, pdf []byte, first, last int, layout bool) ([]string, error)
+}
+
+// Extractor runs the extraction pipeline. OCR and PDF are required; Model is optional.
+type Extractor struct {
+	OCR   OCR
+	PDF   PDFReader
+	Model *llm.Client
+	Now   func() time.Time
+}
+
+// Limits of the pipeline.
+const (
+	maxPDFPages   = 3   // a receipt is short; the first pages carry its figures
+	renderDPI     = 300 // scanned PDFs are rendered at Tesseract's preferred resolution
+	minPDFLetters = 30  // fewer letters in a PDF's text layer means it is a scan
+	lowConfidence = 55  // below this mean word confidence the orientation is checked
+)
+
+// Kind is a file's kind as the pipeline sees it.
+type Kind string
+
+const (
+	KindPDF   Kind = "pdf"
+	KindImage Kind = "image"
+)
+
+// Sniff tells a PDF from a supported image by its bytes; anything else is refused (400).
+func Sniff(data []byte) (Kind, error) {
+	if len(data) == 0 {
+		return "", fault.New(fault.InvalidInput, "the file is empty")
+	}
+	if bytes.HasPrefix(data, []byte("%PDF-")) || bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+		return KindPDF, nil
+	}
+	switch {
+	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
+		return KindImage, nil // TIFF
+	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
+		return KindImage, nil
+	}
+	switch http.DetectContentType(data) {
+	case "image/jpeg", "image/png", "image/gif":
+		return KindImage, nil
+	}
+	return "", fault.New(fault.InvalidInput, "unsupported file type %s: send a JPEG, PNG, WebP, GIF or TIFF image or a PDF", http.DetectContentType(data))
+}
+
+// Extract reads one receipt. Errors with the codes invalid_input or invalid_pdf are the
+// file's fault (400); any other error means the extraction failed (500).
+func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (*Result, error) {
+	start := time.Now()
+	now := time.Now
+	if e.Now != nil {
+		now = e.Now
+	}
+	kind, err := Sniff(data)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		text  string
+		q     = Quality{Hints: []string{}}
+		ocrC  float64
+		src   = "OCR"
+		image []byte // what a vision model sees
+	)
+	if kind == KindPDF {
+		text, image, ocrC, src, err = e.readPDF(ctx, data)
+	} else {
+		text, image, q, ocrC, err = e.readImage(ctx, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := Parse(text, now())
+	r.Filename, r.Quality, r.OCR, r.Source = filename, q, round1(ocrC), src
+	if src == "OCR" && ocrC > 0 && ocrC < lowConfidence {
+		r.Quality.Hints = append(r.Quality.Hints, HintLowOCR)
+	}
+	if e.Model != nil {
+		e.ask(ctx, r, image)
+	}
+	finish(r, now())
+	r.Success = r.Data.Gross.Valid() || r.Data.Date != "" || r.Data.Issuer != ""
+	if !r.Success {
+		r.Error = "no receipt data found in the file"
+	}
+	r.DurationMs = time.Since(start).Milliseconds()
+	return r, nil
+}
+
+// finish derives what follows from the figures: accounts, checks, overall confidence.
+func finish(r *Result, now time.Time) {
+	r.Accounts = Suggest(r.Data.Type, strings.ToLower(r.Data.Issuer))
+	r.Data.SKR03Account, r.Data.SKR04Account, r.Data.ExpenseCategory = r.Accounts.SKR03, r.Accounts.SKR04, r.Accounts.Category
+	r.Checks = Plausibility(r, now)
+	c := r.Confidence
+	r.Confidence.Overall = round2((2*c.Gross + c.Date + c.Issuer + c.Type + c.VAT) / 6)
+}
+
+func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
+
+// readPDF takes a PDF's own text, or renders and reads its pages when it is a scan.
+func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img []byte, conf float64, src string, err error) {
+	if e.PDF == nil {
+		return "", nil, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
+	}
+	pages, err := e.PDF.Text(ctx, data, 1, maxPDFPages, false)
+	if err != nil {
+		// A shorter PDF: pdftotext refuses a last page beyond the end.
+		if pages, err = e.PDF.Text(ctx, data, 1, 1, false); err != nil {
+			return "", nil, 0, "", err
+		}
+	}
+	text = strings.Join(pages, "\n")
+	imgs, rerr := e.PDF.Render(ctx, data, []int{1}, poppler.RenderOptions{DPI: renderDPI, Format: poppler.PNG})
+	if rerr == nil && len(imgs) > 0 {
+		img = imgs[0]
+	}
+	if letters(text) >= minPDFLetters {
+		return text, img, 0, "PDF_TEXT", nil
+	}
+	if rerr != nil {
+		return "", nil, 0, "", rerr
+	}
+	if e.OCR == nil {
+		return "", nil, 0, "", fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+	}
+	p, err := e.OCR.Read(ctx, img, tesseract.Options{})
+	if err != nil {
+		return "", nil, 0, "", err
+	}
+	return p.Text, img, p.Confidence, "OCR", nil
+}
+
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// readImage decodes, assesses and prepares an image and reads it; when the text reads
+// poorly, Tesseract's orientation detection may turn it upright for a second reading.
+func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte, Quality, float64, error) {
+	if e.OCR == nil {
+		return "", nil, Quality{}, 0, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+	}
+	g, err := decodeImage(data)
+	if err != nil {
+		return "", nil, Quality{}, 0, err
+	}
+	q := assess(g)
+	prepared, angle := prepare(g)
+	q.Deskewed = angle
+	png, err := encodePNG(prepared)
+	if err != nil {
+		return "", nil, q, 0, err
+	}
+	p, err := e.OCR.Read(ctx, png, tesseract.Options{})
+	if err != nil {
+		return "", nil, q, 0, err
+	}
+	if p.Confidence < lowConfidence || p.Words < 10 {
+		if rot, oc, err := e.OCR.Orientation(ctx, png); err == nil && rot != 0 && oc >= 1 {
+			turned, terr := encodePNG(turn(prepared, rot))
+			if terr == nil {
+				if p2, err := e.OCR.Read(ctx, turned, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
+					p, png, q.Rotated = p2, turned, rot
+				}
+			}
+		} else if err != nil && !errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return "", nil, q, 0, ctx.Err()
+		}
+	}
+	return p.Text, png, q, p.Confidence, nil
+}

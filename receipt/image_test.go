@@ -1,0 +1,127 @@
+package receipt
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"math"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/papierkram/papierkram/fault"
+)
+
+func corpusImage(t testing.TB) (*image.Gray, []byte) {
+	data, err := os.ReadFile(scans + "/aldi_02032020_19_02423.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := decodeImage(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, data
+}
+
+// TestSkew: a scan turned by a few degrees is measured back to that angle.
+func TestSkew(t *testing.T) {
+	g, _ := corpusImage(t)
+	base := skew(g)
+	for _, deg := range []float64{-3, 2.5} {
+		if got := skew(rotate(g, -deg)); math.Abs(got-base-deg) > 0.4 {
+			t.Errorf("turned by %v°: skew %v (upright %v)", deg, got, base)
+		}
+	}
+}
+
+// TestQualityHints: a darkened, a blurred and a tiny copy of a good scan each get their
+// hint; the scan itself gets none of them.
+func TestQualityHints(t *testing.T) {
+	g, _ := corpusImage(t)
+	if q := assess(g); slices.Contains(q.Hints, HintDark) || slices.Contains(q.Hints, HintBlurred) || q.Width != 896 {
+		t.Errorf("good scan: %+v", q)
+	}
+	dark := image.NewGray(g.Rect)
+	for i, p := range g.Pix {
+		dark.Pix[i] = p / 5
+	}
+	if q := assess(dark); !slices.Contains(q.Hints, HintDark) {
+		t.Errorf("dark: %+v", q)
+	}
+	blurred := scale(scale(g, 0.15), 1/0.15)
+	if q := assess(blurred); !slices.Contains(q.Hints, HintBlurred) {
+		t.Errorf("blurred: %+v", q)
+	}
+	if q := assess(scale(g, 0.3)); !slices.Contains(q.Hints, HintLowResolution) {
+		t.Errorf("small: %+v", q)
+	}
+}
+
+// TestTurn: four quarter turns are the identity; one swaps width and height.
+func TestTurn(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 3, 2))
+	g.Pix = []uint8{1, 2, 3, 4, 5, 6}
+	r := turn(g, 90)
+	if r.Rect.Dx() != 2 || r.Rect.Dy() != 3 || r.Pix[0] != 4 || r.Pix[1] != 1 {
+		t.Errorf("90: %v %v", r.Rect, r.Pix)
+	}
+	if back := turn(turn(turn(r, 90), 90), 90); !bytes.Equal(back.Pix, g.Pix) {
+		t.Errorf("360: %v", back.Pix)
+	}
+}
+
+// TestDecodeImage: bombs and garbage are the caller's fault.
+func TestDecodeImage(t *testing.T) {
+	// A JPEG header claiming 30000×30000 pixels.
+	var buf bytes.Buffer
+	small := image.NewGray(image.Rect(0, 0, 20, 20))
+	for i := range small.Pix {
+		small.Pix[i] = 200
+	}
+	_ = jpeg.Encode(&buf, small, nil)
+	b := buf.Bytes()
+	for i := 0; i+8 < len(b); i++ {
+		if b[i] == 0xFF && b[i+1] == 0xC0 { // SOF0: height and width follow the precision
+			b[i+5], b[i+6], b[i+7], b[i+8] = 0x75, 0x30, 0x75, 0x30
+		}
+	}
+	for name, data := range map[string][]byte{"bomb": b, "garbage": []byte("\xff\xd8\xff\xe0garbage"), "tiny": tinyPNG()} {
+		if _, err := decodeImage(data); fault.CodeOf(err) != fault.InvalidInput {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func tinyPNG() []byte {
+	img := image.NewGray(image.Rect(0, 0, 4, 4))
+	img.Set(1, 1, color.Black)
+	g, _ := encodePNG(img)
+	return g
+}
+
+// FuzzImage: any bytes sniff and decode without panic, and what decodes is assessable.
+func FuzzImage(f *testing.F) {
+	_, data := corpusImage(f)
+	f.Add(data[:2000])
+	f.Add(tinyPNG())
+	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
+	f.Add([]byte("II*\x00\x08\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, err := Sniff(b); err != nil {
+			return
+		}
+		g, err := decodeImage(b)
+		if err != nil {
+			if fault.CodeOf(err) != fault.InvalidInput {
+				t.Errorf("code %s: %v", fault.CodeOf(err), err)
+			}
+			return
+		}
+		if g.Rect.Dx()*g.Rect.Dy() < 5_000_000 {
+			assess(g)
+			skew(g)
+		}
+	})
+}

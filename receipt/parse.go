@@ -1,0 +1,833 @@
+package receipt
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+// maxTextBytes bounds the text the rules read: no receipt is longer, and every rule is
+// linear in it.
+const maxTextBytes = 256 << 10
+
+// Parse reads a receipt's text (from a PDF or OCR) with the rules engine: issuer, date,
+// time, number, currency, amounts, VAT breakdown, payment method, items, type, type details,
+// language and country, each with a confidence. now is the clock for the plausibility of
+// dates. It never fails: what it cannot find stays empty with confidence 0.
+func Parse(text string, now time.Time) *Result {
+	if len(text) > maxTextBytes {
+		text = text[:maxTextBytes]
+	}
+	text = strings.ToValidUTF8(text, "")
+	lines := splitLines(text)
+	lower := make([]string, len(lines))
+	for i, l := range lines {
+		lower[i] = strings.ToLower(l)
+	}
+	p := &parser{lines: lines, lower: lower, now: now}
+	r := &Result{Text: text, VAT: []VATLine{}, Items: []Item{}, Checks: []Check{}, Quality: Quality{Hints: []string{}}}
+	r.Data.Currency = p.currency()
+	r.VAT = p.vatBreakdown()
+	gross, gconf, totalLine := p.total(r.VAT)
+	if gconf > 0 {
+		r.Data.Gross = money(gross)
+		r.Confidence.Gross = gconf
+	}
+	p.amountsFromVAT(r)
+	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
+	r.Data.Reference = p.reference()
+	r.Data.PaymentMethod = p.payment()
+	r.Issuer, r.Confidence.Issuer = p.issuer()
+	r.Data.Issuer = r.Issuer.Name
+	r.Items = p.items(totalLine)
+	r.Language = p.language()
+	r.Country = p.country(r)
+	r.Data.Type, r.Confidence.Type = p.classify()
+	r.Details = p.details(r.Data.Type)
+	return r
+}
+
+type parser struct {
+	lines, lower []string
+	now          time.Time
+}
+
+func splitLines(text string) []string {
+	var out []string
+	for l := range strings.SplitSeq(strings.ReplaceAll(text, "\r", ""), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func money(d decimal.Decimal) einvoice.Decimal { return einvoice.NewDecimal(d.Round(2).Truncate(2)) }
+
+func (p *parser) currency() string {
+	counts := map[string]int{}
+	for _, l := range p.lower {
+		for code, words := range currencyWords {
+			for _, w := range words {
+				if strings.Contains(l, w) {
+					counts[code]++
+					break
+				}
+			}
+		}
+	}
+	best, n := "EUR", 0
+	for _, code := range []string{"EUR", "CHF", "GBP", "USD", "PLN", "CZK", "DKK", "SEK", "NOK", "HUF"} {
+		if counts[code] > n {
+			best, n = code, counts[code]
+		}
+	}
+	return best
+}
+
+var currencyWords = map[string][]string{
+	"EUR": {"eur", "€"}, "CHF": {"chf", "sfr"}, "GBP": {"gbp", "£"}, "USD": {"usd", "us$"},
+	"PLN": {"pln", "zł"}, "CZK": {"czk", "kč"}, "DKK": {"dkk"}, "SEK": {"sek"}, "NOK": {"nok"}, "HUF": {"huf", "ft"},
+}
+
+// Keywords of the total, scored by how surely they name the amount paid.
+var totalWords = []struct {
+	re    *regexp.Regexp
+	score float64
+}{
+	{regexp.MustCompile(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare`), 10},
+	{regexp.MustCompile(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
+	{regexp.MustCompile(`summe|total|gesamt|\bsum\b|montant`), 8},
+	{regexp.MustCompile(`betrag|amount`), 5},
+}
+
+var (
+	cardRE   = regexp.MustCompile(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
+	cashRE   = regexp.MustCompile(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
+	changeRE = regexp.MustCompile(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
+	taxRE    = regexp.MustCompile(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%`)
+)
+
+// total finds the amount paid: each line that names it votes with its keyword's score, a
+// cash payment less the change votes, a card payment votes (cards pay the exact amount), and
+// the VAT breakdown's gross sum votes. The winner's share of the votes is its confidence.
+func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
+	votes := map[string]float64{}
+	values := map[string]decimal.Decimal{}
+	lineOf := map[string]int{}
+	vote := func(v decimal.Decimal, score float64, line int) {
+		if v.Sign() <= 0 || v.GreaterThan(decimal.NewFromInt(1_000_000)) {
+			return
+		}
+		k := v.StringFixed(2)
+		votes[k] += score
+		values[k] = v
+		if _, ok := lineOf[k]; !ok || score >= 8 {
+			lineOf[k] = line
+		}
+	}
+	var cash, change decimal.Decimal
+	for i, l := range p.lower {
+		as := amounts(p.lines[i])
+		v, ok := last(as)
+		if !ok && i+1 < len(p.lines) && len(amounts(p.lines[i+1])) == 1 && !hasLetters(p.lines[i+1], 2) {
+			v, ok = last(amounts(p.lines[i+1])) // the figure on the next line
+		}
+		if !ok {
+			continue
+		}
+		v = v.Abs()
+		switch {
+		case changeRE.MatchString(l):
+			change = v
+			continue
+		case cashRE.MatchString(l) && !taxRE.MatchString(l):
+			cash = v
+			vote(v, 1, i)
+			continue
+		case cardRE.MatchString(l) && !taxRE.MatchString(l):
+			vote(v, 6, i)
+			continue
+		}
+		for _, w := range totalWords {
+			if w.re.MatchString(l) {
+				if taxRE.MatchString(l) && w.score < 8 {
+					break // MwSt-Betrag, Netto-Betrag
+				}
+				vote(v, w.score, i)
+				break
+			}
+		}
+		if strings.HasPrefix(l, "eur") && len(as) == 1 && !hasLetters(l[3:], 3) {
+			vote(v, 3, i) // "EUR 10,90" on a card slip
+		}
+	}
+	if cash.Sign() > 0 && change.Sign() > 0 && cash.GreaterThan(change) {
+		vote(cash.Sub(change), 7, -1)
+	}
+	if len(vat) > 0 {
+		sum, complete := decimal.Zero, true
+		for _, l := range vat {
+			if !l.Gross.Valid() {
+				complete = false
+				break
+			}
+			sum = sum.Add(l.Gross.Value())
+		}
+		if complete {
+			vote(sum, 6, -1)
+		}
+	}
+	best, bestScore, all := "", 0.0, 0.0
+	for k, s := range votes {
+		all += s
+		if s > bestScore || s == bestScore && values[k].GreaterThan(values[best]) {
+			best, bestScore = k, s
+		}
+	}
+	if best == "" {
+		return decimal.Decimal{}, 0, -1
+	}
+	conf := bestScore / all * min(1, bestScore/10)
+	return values[best], round2(conf), lineOf[best]
+}
+
+func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
+
+func hasLetters(s string, n int) bool {
+	c := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			c++
+			if c >= n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A VAT rate: 19%, 7,00 %, 19.0%; OCR sometimes sets a space after the comma.
+var rateRE = regexp.MustCompile(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
+
+// vatBreakdown reads the VAT table: each line with a rate and amounts whose figures fit
+// together (net + VAT = gross, VAT = net × rate) gives one rate's line.
+func (p *parser) vatBreakdown() []VATLine {
+	out := []VATLine{}
+	seen := map[string]bool{}
+	for i, l := range p.lines {
+		m := rateRE.FindStringSubmatchIndex(l)
+		if m == nil {
+			continue
+		}
+		rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+		if err != nil || !plausibleRate(rate) {
+			continue
+		}
+		rate = decimal.RequireFromString(rate.String()) // 19,00 % is 19
+		var as []decimal.Decimal
+		for _, a := range amounts(l[m[1]:]) {
+			as = append(as, a.v.Abs())
+		}
+		line, ok := fitVAT(rate, as)
+		if !ok {
+			continue
+		}
+		if code := strings.TrimSpace(l[:m[0]]); len(code) == 1 && unicode.IsLetter(rune(code[0])) {
+			line.Code = code
+		} else if len(code) == 2 && code[0] >= 'A' && code[0] <= 'D' {
+			line.Code = code[:1]
+		}
+		k := rate.String()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		_ = i
+		out = append(out, line)
+	}
+	return out
+}
+
+func orZero(s string, a, b int) string {
+	if a < 0 {
+		return "0"
+	}
+	return s[a:b]
+}
+
+func plausibleRate(r decimal.Decimal) bool {
+	for _, rates := range vatRates {
+		for _, x := range rates {
+			if r.Equal(decimal.RequireFromString(x)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fitVAT finds among a line's amounts the net, VAT and gross of one rate, in whatever order
+// the receipt prints them; two amounts are enough when the rate fixes the third.
+func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
+	cent := decimal.New(2, -2)
+	r := rate.Div(decimal.NewFromInt(100))
+	fits := func(net, vat decimal.Decimal) bool {
+		return net.Sign() > 0 && net.Mul(r).Sub(vat).Abs().LessThanOrEqual(cent)
+	}
+	line := VATLine{Rate: einvoice.NewDecimal(rate)}
+	for i := range as {
+		for j := range as {
+			if i == j {
+				continue
+			}
+			for k := range as {
+				if k == i || k == j {
+					continue
+				}
+				if net, vat, gross := as[i], as[j], as[k]; fits(net, vat) && net.Add(vat).Sub(gross).Abs().LessThanOrEqual(cent) {
+					line.Net, line.VAT, line.Gross = money(net), money(vat), money(gross)
+					return line, true
+				}
+			}
+		}
+	}
+	for i := range as {
+		for j := range as {
+			if i == j {
+				continue
+			}
+			a, b := as[i], as[j]
+			switch {
+			case fits(a, b) && b.Sign() > 0: // net, VAT
+				line.Net, line.VAT, line.Gross = money(a), money(b), money(a.Add(b))
+				return line, true
+			case b.GreaterThan(a) && fits(b.Sub(a), a) && a.Sign() > 0: // VAT, gross
+				line.Net, line.VAT, line.Gross = money(b.Sub(a)), money(a), money(b)
+				return line, true
+			}
+		}
+	}
+	return line, false
+}
+
+// amountsFromVAT fills net and VAT from the breakdown when its gross matches the total, or
+// from the rate when the whole receipt has one rate.
+func (p *parser) amountsFromVAT(r *Result) {
+	if !r.Data.Gross.Valid() || len(r.VAT) == 0 {
+		return
+	}
+	net, vat, gross := decimal.Zero, decimal.Zero, decimal.Zero
+	for _, l := range r.VAT {
+		net, vat, gross = net.Add(l.Net.Value()), vat.Add(l.VAT.Value()), gross.Add(l.Gross.Value())
+	}
+	total := r.Data.Gross.Value()
+	switch {
+	case gross.Sub(total).Abs().LessThanOrEqual(decimal.New(2, -2)):
+		r.Data.Net, r.Data.VAT = money(net), money(vat)
+		r.Confidence.VAT = 0.9
+	case len(r.VAT) == 1:
+		rate := r.VAT[0].Rate.Value()
+		n := total.Mul(decimal.NewFromInt(100)).Div(decimal.NewFromInt(100).Add(rate)).Round(2)
+		r.Data.Net, r.Data.VAT = money(n), money(total.Sub(n))
+		r.Confidence.VAT = 0.5
+	}
+}
+
+// Dates: day.month.year with OCR's usual slips (C, O for 0; l, I for 1) and spaces.
+var (
+	dateRE    = regexp.MustCompile(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL]|$)`)
+	isoDateRE = regexp.MustCompile(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
+	timeRE    = regexp.MustCompile(`(?:^|[^\d:])([01]?\d|2[0-3])[:.]([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
+	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
+)
+
+// date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
+// then the first; dates in the future or before 1990 are no receipt's date. The time is the
+// one on the date's line, else the first.
+func (p *parser) date() (einvoice.Date, string, float64) {
+	type cand struct {
+		d       time.Time
+		line    int
+		keyword bool
+	}
+	var cands, future []cand
+	count := map[time.Time]int{}
+	for i, l := range p.lines {
+		keyword := strings.Contains(p.lower[i], "datum") || strings.Contains(p.lower[i], "date")
+		for _, m := range dateRE.FindAllStringSubmatch(l, -1) {
+			if misread(m[1]+m[2]+m[3]) > 1 {
+				continue // more letters than digits misread: words, not a date
+			}
+			d, ok := mkDate(ocrDigits.Replace(m[1]), ocrDigits.Replace(m[2]), ocrDigits.Replace(m[3]))
+			if !ok || d.Year() < 1990 {
+				continue
+			}
+			if d.After(p.now.Add(24 * time.Hour)) {
+				future = append(future, cand{d, i, keyword})
+				continue
+			}
+			cands = append(cands, cand{d, i, keyword})
+			count[d]++
+		}
+		for _, m := range isoDateRE.FindAllStringSubmatch(l, -1) {
+			if d, err := time.Parse(time.DateOnly, m[0]); err == nil && !d.After(p.now) {
+				cands = append(cands, cand{d, i, keyword})
+				count[d]++
+			}
+		}
+	}
+	if len(cands) == 0 && len(future) > 0 {
+		// Only a future date: report it with low confidence; the plausibility check flags it.
+		cands = future[:1]
+		count[cands[0].d] = 1
+	}
+	if len(cands) == 0 {
+		return "", "", 0
+	}
+	best, conf := cands[0], 0.6
+	for _, c := range cands {
+		if c.keyword && !best.keyword {
+			best, conf = c, 0.9
+		}
+	}
+	if !best.keyword {
+		for _, c := range cands {
+			if count[c.d] > count[best.d] {
+				best, conf = c, 0.8
+			}
+		}
+	}
+	if count[best.d] == len(cands) && len(cands) > 1 {
+		conf = 0.95
+	}
+	clock := ""
+	for _, i := range []int{best.line, best.line - 1, best.line + 1} {
+		if i >= 0 && i < len(p.lines) {
+			if clock = findTime(p.lines[i]); clock != "" {
+				break
+			}
+		}
+	}
+	if clock == "" {
+		for _, l := range p.lines {
+			if clock = findTime(l); clock != "" {
+				break
+			}
+		}
+	}
+	return einvoice.Date(best.d.Format(time.DateOnly)), clock, conf
+}
+
+// misread counts the letters in a date that OCR put for digits.
+func misread(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			n++
+		}
+	}
+	return n
+}
+
+func findTime(l string) string {
+	for _, m := range timeRE.FindAllStringSubmatch(l, -1) {
+		h, _ := strconv.Atoi(m[1])
+		return strconv.Itoa(h/10) + strconv.Itoa(h%10) + ":" + m[2]
+	}
+	return ""
+}
+
+func mkDate(d, m, y string) (time.Time, bool) {
+	day, err1 := strconv.Atoi(d)
+	month, err2 := strconv.Atoi(m)
+	year, err3 := strconv.Atoi(y)
+	if err1 != nil || err2 != nil || err3 != nil || month < 1 || month > 12 || day < 1 || day > 31 {
+		return time.Time{}, false
+	}
+	if year < 100 {
+		year += 2000
+	}
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false // 31.02.
+	}
+	return t, true
+}
+
+var referenceRE = regexp.MustCompile(`(?i)\b(?:bon|beleg|rechnung|quittung|receipt|invoice|ticket|auftrag|transaktion|trans|vorgang|buchung)(?:s)?[\s.-]*(?:nr|nummer|no|#|number)\.?[\s:#.]*([A-Z0-9][A-Z0-9/._-]{2,30})`)
+
+func (p *parser) reference() string {
+	for _, l := range p.lines {
+		if m := referenceRE.FindStringSubmatch(l); m != nil && strings.ContainsAny(m[1], "0123456789") {
+			return strings.TrimRight(m[1], ".-_/")
+		}
+	}
+	return ""
+}
+
+var (
+	creditRE   = regexp.MustCompile(`mastercard|master card|visa|kreditkarte|credit card|amex|american express|diners`)
+	debitRE    = regexp.MustCompile(`girocard|maestro|ec-karte|ec karte|ec-cash|\bec\b|debit|lastschrift|\belv\b|v pay|vpay|bankkarte`)
+	mobileRE   = regexp.MustCompile(`apple pay|google pay|paypal|mobile payment`)
+	cashPaidRE = regexp.MustCompile(`\bbar\b|bargeld|\bcash\b|gegeben bar|r[üu]e?ckgeld`)
+	transfRE   = regexp.MustCompile(`überweisung|ueberweisung|bank transfer|zahlbar bis|zahlungsziel|iban`)
+)
+
+// payment finds how the receipt was paid; a card's word beats cash, since a card slip
+// follows the receipt that mentions cash only in passing.
+func (p *parser) payment() string {
+	all := strings.Join(p.lower, "\n")
+	switch {
+	case mobileRE.MatchString(all):
+		return Mobile
+	case strings.Contains(all, "debit mastercard") || strings.Contains(all, "visa debit"):
+		return DebitCard
+	case creditRE.MatchString(all):
+		return CreditCard
+	case debitRE.MatchString(all):
+		return DebitCard
+	case cashPaidRE.MatchString(all):
+		return Cash
+	case transfRE.MatchString(all):
+		return Transfer
+	}
+	return UnknownPaid
+}
+
+// itemRE is an item line: a description, an optional quantity × price, the line total and
+// an optional VAT letter.
+var (
+	itemQtyRE  = regexp.MustCompile(`(\d+(?:[,.]\d{1,3})?)\s?(?:x|\*|stk|st\.)\s?(\d+[,.]\d{2})`) // 2 x 0,99
+	priceQtyRE = regexp.MustCompile(`(\d+[,.]\d{2})\s?[xX*]\s?(\d{1,3})\b`)                       // 0,99 x 2
+	leadQtyRE  = regexp.MustCompile(`^(\d{1,3})\s?[xX*]\s+(.+)$`)                                 // 2 x Pizza
+)
+
+func (p *parser) items(totalLine int) []Item {
+	out := []Item{}
+	end := totalLine
+	if end < 0 {
+		end = len(p.lines)
+	}
+	for i := 0; i < end && i < len(p.lines); i++ {
+		l, low := p.lines[i], p.lower[i]
+		as := amounts(l)
+		if len(as) == 0 || taxRE.MatchString(low) || cardRE.MatchString(low) || cashRE.MatchString(low) || changeRE.MatchString(low) {
+			continue
+		}
+		skip := false
+		for _, w := range totalWords {
+			if w.re.MatchString(low) {
+				skip = true
+			}
+		}
+		desc := strings.TrimSpace(l[:as[0].start])
+		if skip || !hasLetters(desc, 3) || strings.Contains(low, "eur/kg") || strings.HasPrefix(low, "tel") {
+			continue
+		}
+		total := as[len(as)-1].v
+		it := Item{Description: cleanDesc(desc), Total: money(total)}
+		qty, price := "", ""
+		switch {
+		case leadQtyRE.MatchString(desc):
+			m := leadQtyRE.FindStringSubmatch(desc)
+			qty, it.Description = m[1], cleanDesc(m[2])
+			if len(as) >= 2 {
+				price = l[as[0].start:as[0].end]
+			}
+		case itemQtyRE.MatchString(l):
+			m := itemQtyRE.FindStringSubmatch(l)
+			qty, price = m[1], m[2]
+			it.Description = cleanDesc(l[:strings.Index(l, m[0])])
+		case priceQtyRE.MatchString(l):
+			m := priceQtyRE.FindStringSubmatch(l)
+			price, qty = m[1], m[2]
+			it.Description = cleanDesc(l[:strings.Index(l, m[0])])
+		}
+		if q, err := decimal.NewFromString(strings.ReplaceAll(qty, ",", ".")); err == nil && q.Sign() > 0 {
+			it.Quantity = einvoice.NewDecimal(q)
+			if up, err := decimal.NewFromString(strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(price), " ", ""), ",", ".")); err == nil {
+				it.UnitPrice = money(up)
+			}
+		}
+		if rest := strings.TrimSpace(l[as[len(as)-1].end:]); len(rest) >= 1 && len(rest) <= 2 {
+			if c := rest[0]; c >= 'A' && c <= 'D' || c == '1' || c == '2' {
+				it.VATCode = rest[:1]
+			}
+		}
+		if it.Description == "" {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func cleanDesc(s string) string {
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), "xX*.:-"))
+}
+
+var (
+	vatIDRE   = regexp.MustCompile(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{9}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	taxNoRE   = regexp.MustCompile(`(?i)st(?:euer)?[.-]*\s?nr\.?[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
+	phoneRE   = regexp.MustCompile(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
+	postRE    = regexp.MustCompile(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
+	streetRE  = regexp.MustCompile(`(?i)(str(a(ß|ss)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`)
+	legalRE   = regexp.MustCompile(`\b(GmbH|GMBH|AG|KG|OHG|e\.\s?K\.|UG|SE|Ltd|LTD|S\.A\.|B\.V\.|S\.r\.l\.)\b`)
+	junkStart = regexp.MustCompile(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
+)
+
+// issuer names who issued the receipt: a known brand first (a logo OCR cannot read is
+// often repeated in the footer), then a line with a legal form, then the first line that
+// reads like a name.
+func (p *parser) issuer() (Issuer, float64) {
+	var is Issuer
+	all := strings.Join(p.lower, "\n")
+	if m := vatIDRE.FindString(strings.Join(p.lines, "\n")); m != "" {
+		is.VATID = strings.NewReplacer(" ", "", "-", "").Replace(m)
+	}
+	for _, l := range p.lines {
+		if m := taxNoRE.FindStringSubmatch(l); m != nil && is.TaxNumber == "" {
+			is.TaxNumber = strings.ReplaceAll(m[1], " ", "")
+		}
+		if m := phoneRE.FindStringSubmatch(l); m != nil && is.Phone == "" {
+			is.Phone = strings.TrimSpace(m[1])
+		}
+	}
+	for i, l := range p.lines {
+		if i > 12 {
+			break
+		}
+		if m := postRE.FindStringSubmatch(l); m != nil {
+			addr := strings.TrimSpace(l)
+			if i > 0 && streetRE.MatchString(p.lines[i-1]) {
+				addr = strings.TrimSpace(p.lines[i-1]) + ", " + addr
+			}
+			is.Address = addr
+			break
+		}
+	}
+	conf := 0.0
+	if b, pos := findBrand(all); b != nil {
+		is.Name, conf = b.name, 0.9
+		if pos > len(all)/2 {
+			conf = 0.8
+		}
+	}
+	if is.Name == "" {
+		for i, l := range p.lines {
+			if i > 8 {
+				break
+			}
+			if legalRE.MatchString(l) && hasLetters(l, 4) {
+				is.Name, conf = strings.TrimSpace(l), 0.7
+				break
+			}
+		}
+	}
+	if is.Name == "" {
+		for i, l := range p.lines {
+			if i > 5 {
+				break
+			}
+			if nameLike(l) && !junkStart.MatchString(l) {
+				is.Name, conf = strings.TrimSpace(l), 0.4
+				break
+			}
+		}
+	}
+	return is, conf
+}
+
+// nameLike: mostly letters, a few words, no address or amount.
+func nameLike(l string) bool {
+	letters, others := 0, 0
+	for _, r := range l {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case r == ' ' || r == '&' || r == '-' || r == '.' || r == '\'':
+		default:
+			others++
+		}
+	}
+	return letters >= 4 && others <= letters/4 && !postRE.MatchString(l) && !streetRE.MatchString(l) && len(amounts(l)) == 0
+}
+
+var langWords = map[string][]string{
+	"de": {"summe", "zahlen", "mwst", "rückgeld", "datum", "uhr", "vielen dank", "betrag", "gesamt", "bar", "netto", "brutto", "kasse", "artikel"},
+	"en": {"total", "change", "cash", "thank you", "amount", "tax", "date", "subtotal", "receipt", "vat"},
+	"fr": {"total", "tva", "merci", "espèces", "montant", "ticket", "date", "caisse", "à payer"},
+	"nl": {"totaal", "btw", "bedankt", "bedrag", "kassa", "contant"},
+	"it": {"totale", "iva", "grazie", "contanti", "importo", "scontrino"},
+	"es": {"total", "iva", "gracias", "efectivo", "importe", "ticket"},
+}
+
+func (p *parser) language() string {
+	all := strings.Join(p.lower, "\n")
+	best, n := "", 0
+	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es"} {
+		c := 0
+		for _, w := range langWords[lang] {
+			if strings.Contains(all, w) {
+				c++
+			}
+		}
+		if c > n {
+			best, n = lang, c
+		}
+	}
+	if n < 2 {
+		return ""
+	}
+	return best
+}
+
+var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB"}
+
+// country: the VAT id's prefix, the currency, a German post code, then the language.
+func (p *parser) country(r *Result) string {
+	if id := r.Issuer.VATID; len(id) >= 2 {
+		if strings.HasPrefix(id, "CHE") {
+			return "CH"
+		}
+		return id[:2]
+	}
+	switch r.Data.Currency {
+	case "CHF":
+		return "CH"
+	case "GBP":
+		return "GB"
+	case "PLN":
+		return "PL"
+	case "CZK":
+		return "CZ"
+	case "DKK":
+		return "DK"
+	case "SEK":
+		return "SE"
+	}
+	if r.Issuer.Address != "" && r.Language == "de" {
+		return "DE"
+	}
+	return countryOfLang[r.Language]
+}
+
+// classify scores the receipt types by their words; a shop receipt is the default.
+func (p *parser) classify() (string, float64) {
+	all := strings.Join(p.lower, "\n")
+	best, score := CashReceipt, 0
+	for _, t := range Types {
+		s := 0
+		for _, w := range typeWords[t] {
+			if strings.Contains(all, w) {
+				s++
+			}
+		}
+		if b, _ := findBrand(all); b != nil && b.kind == t {
+			s += 2
+		}
+		if s > score {
+			best, score = t, s
+		}
+	}
+	if score < 2 {
+		return CashReceipt, 0.5
+	}
+	return best, min(0.95, 0.5+0.15*float64(score))
+}
+
+var typeWords = map[string][]string{
+	Restaurant: {"bewirtung", "tisch", "kellner", "bedienung", "trinkgeld", "speisen", "getränke", "restaurant", "gaststätte", "gasthaus", "pizzeria", "trattoria", "bistro", "café", "gäste", "tip", "gedeck", "hauptgericht", "vorspeise", "bier", "wein"},
+	Parking:    {"parkhaus", "parkschein", "parkdauer", "parkgebühr", "parkticket", "einfahrt", "ausfahrt", "parking", "parkplatz", "tiefgarage", "parken"},
+	Train:      {"deutsche bahn", "db fernverkehr", "db regio", "bahncard", "fahrkarte", "zugbindung", "hinfahrt", "rückfahrt", "ice ", "klasse", "hbf", "bahnhof", "sparpreis", "flexpreis", "zug"},
+	Flight:     {"boarding", "flug", "flight", "gate", "airline", "lufthansa", "eurowings", "ryanair", "easyjet", "condor", "passenger", "sitzplatz", "gepäck"},
+	Bus:        {"flixbus", "busfahrt", "omnibus", "fernbus", "haltestelle", "busticket", "linienbus"},
+	Taxi:       {"taxi", "fahrpreis", "uber", "free now", "freenow", "fahrer", "taxameter", "fahrtstrecke"},
+	Hotel:      {"hotel", "übernachtung", "zimmer", "anreise", "abreise", "nächte", "nights", "city tax", "kurtaxe", "beherbergung", "frühstück", "room", "gästehaus", "pension"},
+	Fuel:       {"super e10", "super e5", "super plus", "diesel", "benzin", "kraftstoff", "zapfsäule", "säule", "tankstelle", "liter", "adblue", "ltr", "e10"},
+	Invoice:    {"rechnung", "rechnungsnummer", "invoice", "kundennummer", "zahlbar bis", "iban", "leistungszeitraum", "lieferdatum", "zahlungsziel", "rechnungsdatum"},
+}
+
+var (
+	litresRE   = regexp.MustCompile(`(?i)(\d{1,3}[,.]\d{2,3})\s?(?:l|ltr|liter)\b`)
+	perLitreRE = regexp.MustCompile(`(?i)(\d[,.]\d{3})\s?(?:eur|€)?\s?/\s?l`)
+	fuelTypeRE = regexp.MustCompile(`(?i)\b(super\s?plus|super\s?e10|super\s?e5|super|diesel|e10|e5|lpg|autogas|adblue|premium diesel)\b`)
+	nightsRE   = regexp.MustCompile(`(?i)(\d{1,2})\s?(?:nächte|nacht|übernachtung(?:en)?|nights?|x übernachtung)`)
+	classRE    = regexp.MustCompile(`(?i)\b([12])\.?\s?kl(?:asse|\.)?\b|\bclass\s?([12])\b`)
+	routeRE    = regexp.MustCompile(`(?i)\b(?:von|from|ab)\s+([\pL .-]{3,40}?)\s+(?:nach|to|->|→|an)\s+([\pL .-]{3,40})`)
+	flightRE   = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
+	durationRE = regexp.MustCompile(`(?i)(?:parkdauer|dauer|duration)[:\s]*(\d{1,3})\s?(?:std|h|:)\.?\s?(\d{1,2})?`)
+	kmRE       = regexp.MustCompile(`(?i)(\d{1,4}[,.]\d{1,2})\s?km\b`)
+	tipRE      = regexp.MustCompile(`(?i)(?:trinkgeld|tip)[:\s]*(?:eur|€)?\s?(\d+[,.]\d{2})`)
+	tableRE    = regexp.MustCompile(`(?i)\btisch(?:\s?nr\.?)?[:\s]*(\d{1,4})\b`)
+	guestsRE   = regexp.MustCompile(`(?i)(\d{1,2})\s?(?:gäste|personen|pers\.|covers|guests)`)
+)
+
+// details reads the fields of the receipt's type.
+func (p *parser) details(typ string) Details {
+	all := strings.Join(p.lines, "\n")
+	var d Details
+	dec := func(s string) string { return strings.ReplaceAll(s, ",", ".") }
+	switch typ {
+	case Fuel:
+		if m := litresRE.FindStringSubmatch(all); m != nil {
+			d.Litres = dec(m[1])
+		}
+		if m := perLitreRE.FindStringSubmatch(all); m != nil {
+			d.PricePerL = dec(m[1])
+		}
+		if m := fuelTypeRE.FindStringSubmatch(all); m != nil {
+			d.FuelType = m[1]
+		}
+	case Hotel:
+		if m := nightsRE.FindStringSubmatch(all); m != nil {
+			d.Nights, _ = strconv.Atoi(m[1])
+		}
+	case Train, Bus, Flight:
+		if m := routeRE.FindStringSubmatch(all); m != nil {
+			d.From, d.To = strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+		}
+		if m := classRE.FindStringSubmatch(all); m != nil {
+			d.Class = m[1] + m[2]
+		}
+		if typ == Flight {
+			for _, l := range p.lines {
+				if low := strings.ToLower(l); strings.Contains(low, "flug") || strings.Contains(low, "flight") {
+					if m := flightRE.FindStringSubmatch(l); m != nil {
+						d.FlightNo = m[1] + " " + m[2]
+						break
+					}
+				}
+			}
+		}
+	case Parking:
+		if m := durationRE.FindStringSubmatch(all); m != nil {
+			d.Duration = m[1] + "h"
+			if m[2] != "" {
+				d.Duration += " " + m[2] + "min"
+			}
+		}
+	case Taxi:
+		if m := kmRE.FindStringSubmatch(all); m != nil {
+			d.Distance = dec(m[1])
+		}
+	case Restaurant:
+		if m := tipRE.FindStringSubmatch(all); m != nil {
+			d.Tip = dec(m[1])
+		}
+		if m := tableRE.FindStringSubmatch(all); m != nil {
+			d.TableNumber = m[1]
+		}
+		if m := guestsRE.FindStringSubmatch(all); m != nil {
+			d.Guests, _ = strconv.Atoi(m[1])
+		}
+	}
+	return d
+}

@@ -1,0 +1,164 @@
+package receipt
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+var now = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+func TestAmounts(t *testing.T) {
+	for line, want := range map[string]string{
+		"ZU ZAHLEN EURO 24,23":        "24.23",
+		"zu zahlen 7, 16":             "7.16",
+		"Summe 1.234,56":              "1234.56",
+		"Rückgeld -2,84":              "-2.84",
+		"Datum 02.03.20 09:48":        "",
+		"0,162 kg x 1,15 EUR/kg":      "1.15",
+		"Total 1.95":                  "1.95",
+		"10018107 8746 ) 09:48 02.03": "",
+	} {
+		var got []string
+		for _, a := range amounts(line) {
+			got = append(got, a.v.String())
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%q: got %q, want %q", line, g, want)
+		}
+	}
+}
+
+// TestParseRestaurant: a restaurant bill with two VAT rates, a tip and a card payment.
+func TestParseRestaurant(t *testing.T) {
+	r := Parse(`Trattoria Da Mario GmbH
+Hauptstraße 12
+50667 Köln
+Tel. 0221 123456
+St.-Nr. 215/5739/0123
+Tisch 12   Bedienung: Anna   2 Gäste
+2 x Pizza Margherita 9,50 19,00 A
+1 x Tiramisu 6,50 A
+2 x Wasser 0,5l 3,20 6,40 B
+Summe EUR 31,90
+MwSt 19% netto 20,50 MwSt 3,90 brutto 24,40
+MwSt 7% netto 7,01 MwSt 0,49 brutto 7,50
+Trinkgeld 3,00
+Kartenzahlung Visa EUR 31,90
+Beleg-Nr. 4711-08
+14.03.2026 20:41 Uhr
+Vielen Dank für Ihren Besuch`, now)
+	d := r.Data
+	if d.Gross.String() != "31.90" || d.Net.String() != "27.51" || d.VAT.String() != "4.39" {
+		t.Errorf("amounts %s %s %s", d.Net, d.VAT, d.Gross)
+	}
+	if d.Date != "2026-03-14" || d.Time != "20:41" || d.Type != Restaurant || d.PaymentMethod != CreditCard || d.Reference != "4711-08" {
+		t.Errorf("data %+v", d)
+	}
+	if !strings.HasPrefix(d.Issuer, "Trattoria Da Mario") || r.Issuer.Address != "Hauptstraße 12, 50667 Köln" || r.Issuer.TaxNumber != "215/5739/0123" {
+		t.Errorf("issuer %+v", r.Issuer)
+	}
+	if len(r.VAT) != 2 || r.VAT[0].Rate.String() != "19" || r.VAT[1].Gross.String() != "7.50" {
+		t.Errorf("vat %+v", r.VAT)
+	}
+	if r.Details.TableNumber != "12" || r.Details.Guests != 2 || r.Details.Tip != "3.00" {
+		t.Errorf("details %+v", r.Details)
+	}
+	if len(r.Items) != 3 || r.Items[0].Quantity.String() != "2" || r.Items[0].UnitPrice.String() != "9.50" || r.Items[0].Description != "Pizza Margherita" {
+		t.Errorf("items %+v", r.Items)
+	}
+	if r.Language != "de" || r.Country != "DE" {
+		t.Errorf("language %q country %q", r.Language, r.Country)
+	}
+	finish(r, now)
+	if r.Data.SKR03Account != "4650" || r.Data.SKR04Account != "6640" {
+		t.Errorf("accounts %+v", r.Accounts)
+	}
+	checks := map[string]bool{}
+	for _, c := range r.Checks {
+		checks[c.Name] = c.Passed
+	}
+	if !checks[CheckNetVAT] || !checks[CheckRates] || !checks[CheckDate] || !checks[CheckBreakdown] || !checks[CheckLines] {
+		t.Errorf("checks %+v", r.Checks)
+	}
+}
+
+// TestParseFuel: litres, price per litre and fuel type; a cash payment less change.
+func TestParseFuel(t *testing.T) {
+	r := Parse(`ARAL Tankstelle
+Dürener Str. 401, 50858 Köln
+Säule 04  Super E10
+41,23 l x 1,789 EUR/l   73,76 A
+Gesamtbetrag EUR 73,76
+Bar 80,00
+Rückgeld 6,24
+A 19,00% Netto 61,98 MwSt 11,78
+Datum: 02.11.2026 07:12`, now)
+	finish(r, now)
+	if r.Data.Type != Fuel || r.Data.Gross.String() != "73.76" || r.Details.Litres != "41.23" || r.Details.PricePerL != "1.789" || r.Details.FuelType != "Super E10" {
+		t.Errorf("%+v %+v", r.Data, r.Details)
+	}
+	if r.Data.PaymentMethod != Cash || r.Data.SKR03Account != "4530" || r.Data.SKR04Account != "6530" || r.Data.Issuer != "Aral" {
+		t.Errorf("%+v", r.Data)
+	}
+}
+
+// TestParseTypes: the words of each type choose it.
+func TestParseTypes(t *testing.T) {
+	for text, want := range map[string]string{
+		"DB Fernverkehr AG\nFahrkarte\nVon Köln Hbf nach Berlin Hbf\n2. Klasse\nSumme 89,90 EUR":    Train,
+		"Hotel Adler\nÜbernachtung 2 Nächte\nAnreise 12.03.2026 Abreise 14.03.2026\nGesamt 240,00":  Hotel,
+		"Parkhaus Altstadt\nEinfahrt 09:12 Ausfahrt 11:40\nParkdauer 2:28\nBetrag 6,00 EUR":         Parking,
+		"Taxi Müller\nFahrpreis 23,40\nFahrtstrecke 12,4 km":                                        Taxi,
+		"Lufthansa\nBoarding pass\nFlight LH 123 Gate B12\nTotal 199,00 EUR":                        Flight,
+		"FlixBus\nBusticket Fernbus\nTotal 19,99":                                                   Bus,
+		"Rechnung Nr. 2026-17\nRechnungsdatum 01.10.2026\nIBAN DE02120300000000202051\nZahlbar bis": Invoice,
+	} {
+		r := Parse(text, now)
+		if r.Data.Type != want {
+			t.Errorf("%q: type %s, want %s", text[:20], r.Data.Type, want)
+		}
+	}
+	r := Parse("Hotel Adler\n2 Nächte\nGesamt 240,00", now)
+	if r.Details.Nights != 2 {
+		t.Errorf("nights %d", r.Details.Nights)
+	}
+	r = Parse("DB Fernverkehr\nVon Köln Hbf nach Berlin Hbf\n1. Klasse", now)
+	if r.Details.From != "Köln Hbf" || r.Details.To != "Berlin Hbf" || r.Details.Class != "1" {
+		t.Errorf("route %+v", r.Details)
+	}
+}
+
+// TestChecksFail: figures that do not add up, a rate Germany does not have, a future date.
+func TestChecksFail(t *testing.T) {
+	r := Parse("Laden\nSumme 10,00\nMwSt 17% 8,55 1,45 10,00\nDatum 01.01.2027", now)
+	r.Country = "DE"
+	finish(r, now)
+	failed := map[string]bool{}
+	for _, c := range r.Checks {
+		if !c.Passed {
+			failed[c.Name] = true
+		}
+	}
+	if !failed[CheckRates] || !failed[CheckDate] {
+		t.Errorf("checks %+v", r.Checks)
+	}
+	// 16 % held in Germany in the second half of 2020 only.
+	if !rateAllowed(vatRates["DE"], dec2("16"), "DE", "2020-08-01") || rateAllowed(vatRates["DE"], dec2("16"), "DE", "2021-08-01") {
+		t.Error("16 % in 2020")
+	}
+}
+
+// FuzzParse: any text parses without panic, in bounded time, with consistent figures.
+func FuzzParse(f *testing.F) {
+	f.Add("ZU ZAHLEN EURO 24,23\nBAR 40,00\nRÜCKGELD 15,77\nC 7,00% 18,38 1,21 19,59")
+	f.Add("Datum: 15.04.202C 16:14\nSumme 1.234,56")
+	f.Add(strings.Repeat("9", 100) + ",99 % 99,99 %")
+	f.Fuzz(func(t *testing.T, s string) {
+		r := Parse(s, now)
+		finish(r, now)
+		if r.Data.Gross.Valid() && r.Data.Gross.Value().Sign() < 0 {
+			t.Errorf("negative total %s", r.Data.Gross)
+		}
+	})
+}
