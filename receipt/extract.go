@@ -100,6 +100,10 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 		return nil, err
 	}
 	r := Parse(text, now())
+	r.Image = image
+	if kind == KindImage && viewable(data) {
+		r.Image = data
+	}
 	r.Filename, r.Quality, r.OCR, r.Source = filename, q, round1(ocrC), src
 	if src == "OCR" && ocrC > 0 && ocrC < lowConfidence {
 		r.Quality.Hints = append(r.Quality.Hints, HintLowOCR)
@@ -158,6 +162,15 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 		return "", nil, 0, "", err
 	}
 	return p.Text, img, p.Confidence, "OCR", nil
+}
+
+// viewable: browsers show these formats (TIFF they do not).
+func viewable(data []byte) bool {
+	switch http.DetectContentType(data) {
+	case "image/jpeg", "image/png", "image/gif", "image/webp":
+		return true
+	}
+	return false
 }
 
 func letters(s string) int {

@@ -170,7 +170,7 @@ func reconcile(r *Result, m *modelReceipt) {
 		switch {
 		case rules.Valid() && rules.Value().Equal(g.Value()):
 			r.Confidence.Gross = 0.98
-		case rules.Valid() && r.Confidence.Gross >= 0.6 && !inText[g.Value().StringFixed(2)] && r.Text != "":
+		case rules.Valid() && r.Confidence.Gross >= 0.4 && !inText[g.Value().StringFixed(2)] && r.Text != "":
 			// keep the rules' total
 		default:
 			r.Data.Gross, r.Confidence.Gross = g, 0.85

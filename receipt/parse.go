@@ -317,8 +317,7 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 	return line, false
 }
 
-// amountsFromVAT fills net and VAT from the breakdown when its gross matches the total, or
-// from the rate when the whole receipt has one rate.
+// amountsFromVAT fills net and VAT from the breakdown when its gross matches the total.
 func (p *parser) amountsFromVAT(r *Result) {
 	if !r.Data.Gross.Valid() || len(r.VAT) == 0 {
 		return
@@ -328,15 +327,11 @@ func (p *parser) amountsFromVAT(r *Result) {
 		net, vat, gross = net.Add(l.Net.Value()), vat.Add(l.VAT.Value()), gross.Add(l.Gross.Value())
 	}
 	total := r.Data.Gross.Value()
-	switch {
-	case gross.Sub(total).Abs().LessThanOrEqual(decimal.New(2, -2)):
+	// A breakdown that does not add up to the total is partial (OCR lost a line): net
+	// and VAT then stay empty rather than wrong.
+	if gross.Sub(total).Abs().LessThanOrEqual(decimal.New(2, -2)) {
 		r.Data.Net, r.Data.VAT = money(net), money(vat)
 		r.Confidence.VAT = 0.9
-	case len(r.VAT) == 1:
-		rate := r.VAT[0].Rate.Value()
-		n := total.Mul(decimal.NewFromInt(100)).Div(decimal.NewFromInt(100).Add(rate)).Round(2)
-		r.Data.Net, r.Data.VAT = money(n), money(total.Sub(n))
-		r.Confidence.VAT = 0.5
 	}
 }
 

@@ -164,4 +164,8 @@ type Result struct {
 	OCR        float64    `json:"ocrConfidence,omitempty" doc:"Tesseract's mean word confidence, 0–100."`
 	Text       string     `json:"text" doc:"The text the rules read (PDF text or OCR)."`
 	DurationMs int64      `json:"durationMs"`
+
+	// Image is the receipt as a browser shows it (the upload, or its rendered first page),
+	// for the expense report.
+	Image []byte `json:"-"`
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/internal/server"
 )
 
@@ -22,6 +23,7 @@ type engines struct {
 	ghostscript *ghostscript.Ghostscript
 	chromium    *chromium.Chromium
 	office      *office.Office
+	tesseract   *tesseract.Tesseract
 }
 
 func newEngines(log *slog.Logger, jobTimeout time.Duration) (*engines, error) {
@@ -32,7 +34,9 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration) (*engines, error) {
 		return nil, err
 	}
 	return &engines{
-		office:      of,
+		office: of,
+		// Tesseract runs single-threaded, one process per core.
+		tesseract:   tesseract.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
 		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log}),
 		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
@@ -42,7 +46,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration) (*engines, error) {
 }
 
 func (e *engines) supervisors() []*engine.Supervisor {
-	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor(), e.office.Supervisor()}
+	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor(), e.office.Supervisor(), e.tesseract.Supervisor()}
 }
 
 func (e *engines) byName() map[string]server.Engine {

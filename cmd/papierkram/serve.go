@@ -13,6 +13,7 @@ import (
 
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/llm"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/store"
 )
@@ -65,7 +66,12 @@ func serveCmd() *cobra.Command {
 
 Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_API_KEYS (comma-separated keys
 accepted besides stored ones, with admin rights: for development, tests and operators),
-PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environment.`,
+PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environment.
+
+Receipts read with a language model when PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL are
+set (any OpenAI-compatible chat completions server, e.g. https://api.openai.com/v1 or
+http://localhost:11434/v1 for Ollama), with PAPIERKRAM_LLM_API_KEY as its bearer token and
+PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine reads them.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := newLogger(logFormat)
@@ -98,6 +104,7 @@ PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environm
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow}, Printer: eng.chromium, Office: eng.office,
+				OCR: eng.tesseract, Model: modelFromEnv(),
 			})
 			if err != nil {
 				return err
@@ -140,4 +147,16 @@ func versionCmd() *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "papierkram %s (API %s)\n", version.Version, version.API)
 		},
 	}
+}
+
+// modelFromEnv is the language model the environment configures, or nil.
+func modelFromEnv() *llm.Client {
+	cfg := llm.Config{BaseURL: os.Getenv("PAPIERKRAM_LLM_BASE_URL"), APIKey: os.Getenv("PAPIERKRAM_LLM_API_KEY"), Model: os.Getenv("PAPIERKRAM_LLM_MODEL")}
+	if d, err := time.ParseDuration(os.Getenv("PAPIERKRAM_LLM_TIMEOUT")); err == nil {
+		cfg.Timeout = d
+	}
+	if !cfg.Enabled() {
+		return nil
+	}
+	return llm.New(cfg)
 }

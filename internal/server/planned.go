@@ -137,18 +137,6 @@ func (s *Server) registerPlanned() {
 	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
 		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
 
-	// Receipts.
-	receipt := file("Image (JPEG, PNG, WebP, GIF, TIFF) or PDF.", "image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff", "application/pdf").body()
-	planned[struct{}](s, post, "/api/receipts/extract", "Receipts", "Extract a receipt", "the receipts issue", receipt, jsonResponse, up)
-	planned[struct{}](s, post, "/api/receipts/extract-batch", "Receipts", "Extract up to 20 receipts", "the receipts issue",
-		form{{Name: "files", Doc: "Up to 20 images or PDFs.", File: true, Required: true, Max: 20}}.body(), jsonResponse, up)
-	planned[asyncQuery](s, post, "/api/receipts/extract-async", "Receipts", "Extract a receipt asynchronously", "the receipts issue", receipt, jsonResponse, up)
-	planned[toDocumentQuery](s, post, "/api/receipts/to-document", "Receipts", "Expense report from a receipt", "the receipts issue", receipt, jsonResponse, up)
-	planned[struct{}](s, post, "/api/receipts/export/xlsx", "Receipts", "Export receipts to XLSX", "the receipts issue",
-		jsonBody("Array of ReceiptData.", nil), xlsxResponse, up)
-	planned[struct{}](s, post, "/api/receipts/export/csv", "Receipts", "Export receipts to CSV", "the receipts issue",
-		jsonBody("Array of ReceiptData.", nil), csvResponse, up)
-
 	// Preview.
 
 	// PDF tools.

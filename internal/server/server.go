@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -18,8 +19,10 @@ import (
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/internal/version"
 	"github.com/papierkram/papierkram/jobs"
+	"github.com/papierkram/papierkram/llm"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf/pdfa"
+	"github.com/papierkram/papierkram/receipt"
 	"github.com/papierkram/papierkram/store"
 )
 
@@ -49,6 +52,8 @@ type Config struct {
 	Network           netguard.Policy      // what outbound requests on a caller's behalf may reach
 	Printer           convert.Printer      // HTML to PDF (engine/chromium)
 	Office            *office.Office       // Word and Excel to PDF (engine/office)
+	OCR               receipt.OCR          // text from receipt images (engine/tesseract)
+	Model             *llm.Client          // optional language model for receipts; nil = rules only
 	Now               func() time.Time     // the clock, for quota tests
 }
 
@@ -122,6 +127,7 @@ func New(cfg Config) (*Server, error) {
 	hc.OpenAPIPath = "/openapi"
 	hc.DocsPath = "" // our own offline page, see docs.go
 	hc.SchemasPath = ""
+	hc.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	hc.RejectUnknownQueryParameters = true
 	hc.CreateHooks = nil // no $schema links in responses: bodies are the spec's shapes
 	hc.Info.Description = apiDescription
@@ -155,6 +161,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerOffice()
 	s.registerConvert()
 	s.registerAccount()
+	s.registerReceipts()
 	s.registerPlanned()
 	s.registerPlain()
 	s.handler = s.observe(s.mux)
@@ -241,3 +248,20 @@ const apiDescription = `Papierkram converts documents to PDF, works on PDFs, rea
 Every endpoint needs the header X-API-Key except /health, /ready, /openapi.json and /docs.
 Errors are RFC 9457 problem objects (application/problem+json) with a stable code; the codes
 are listed under "Problems" in /docs. Routes marked "not implemented yet" answer 501.`
+
+// schemaName names OpenAPI schemas by their Go type, except that the receipt package's
+// short names get the spec's prefix (Result is ReceiptExtractionResult, Data is
+// ReceiptData), so they clash with no other package's Result.
+func schemaName(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.PkgPath() == reflect.TypeFor[receipt.Result]().PkgPath() {
+		if name == "Result" {
+			return "ReceiptExtractionResult"
+		}
+		return "Receipt" + name
+	}
+	return name
+}

@@ -1,0 +1,332 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/papierkram/papierkram/convert/document"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/jobs"
+	"github.com/papierkram/papierkram/receipt"
+	"github.com/papierkram/papierkram/store"
+)
+
+// Receipt uploads, as the spec names their parts.
+var (
+	receiptTypes  = []string{"image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff", "application/pdf"}
+	receiptUpload = form{{Name: "file", Doc: "A receipt: JPEG, PNG, WebP, GIF or TIFF image, or PDF.", File: true, Required: true, Types: receiptTypes}}
+	receiptBatch  = form{{Name: "files", Doc: "Up to 20 receipts (images or PDFs), each extracted on its own.", File: true, Required: true, Max: maxBatch, Types: receiptTypes}}
+)
+
+const (
+	maxBatch      = 20
+	batchParallel = 4 // extractions of a batch at once; the OCR pool bounds the rest
+)
+
+// BatchExtractionResult holds one result per submitted file, in order.
+type BatchExtractionResult struct {
+	Count     int               `json:"count" example:"2"`
+	Succeeded int               `json:"succeeded" example:"2"`
+	Failed    int               `json:"failed" example:"0"`
+	Results   []*receipt.Result `json:"results"`
+}
+
+// ReceiptJob is an asynchronous extraction.
+type ReceiptJob struct {
+	jobs.Job
+	StatusURL string          `json:"statusUrl" example:"/api/receipts/jobs/job_4f2a"`
+	Result    *receipt.Result `json:"result,omitempty" doc:"The ReceiptExtractionResult, once the job completed."`
+}
+
+// ReceiptToDocumentResult is an expense report and the extraction it shows.
+type ReceiptToDocumentResult struct {
+	Success     bool            `json:"success"`
+	Error       string          `json:"error,omitempty"`
+	File        string          `json:"file" contentEncoding:"base64" doc:"The expense report, Base64."`
+	ContentType string          `json:"contentType" enum:"application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"`
+	Filename    string          `json:"filename" example:"spesenbeleg-2020-03-02.pdf"`
+	Format      string          `json:"format" enum:"PDF,DOCX"`
+	Extraction  *receipt.Result `json:"extraction"`
+}
+
+func (s *Server) extractor() *receipt.Extractor {
+	return &receipt.Extractor{OCR: s.cfg.OCR, PDF: s.cfg.Renderer, Model: s.cfg.Model, Now: s.now}
+}
+
+// extract runs one extraction and counts the model's credits. Failures of the file are
+// 400 problems; a failed extraction is a 500 problem that carries the result's members,
+// as the spec asks of receipt endpoints.
+func (s *Server) extract(ctx context.Context, keyID string, f *File) (*receipt.Result, error) {
+	if s.cfg.OCR == nil {
+		return nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+	}
+	r, err := s.extractor().Extract(ctx, f.Data, f.Filename)
+	if err != nil {
+		switch fault.CodeOf(err) {
+		case fault.InvalidInput, fault.InvalidPDF, fault.EncryptedPDF, fault.Canceled, fault.Busy, fault.EngineUnavailable:
+			return nil, err
+		}
+		return nil, failedExtraction(&receipt.Result{Filename: f.Filename, Error: err.Error()}, err)
+	}
+	if r.LLM.Credits > 0 {
+		if err := s.store.AddCredits(context.WithoutCancel(ctx), keyID, store.Month(s.now()), "receipts", int64(r.LLM.Credits)); err != nil {
+			s.log.WarnContext(ctx, "AI credit not counted", "keyId", keyID, "error", err)
+		}
+	}
+	return r, nil
+}
+
+// failedExtraction is the 500 problem of a failed extraction, with the result's members.
+func failedExtraction(r *receipt.Result, cause error) error {
+	if r.Error == "" && cause != nil {
+		r.Error = cause.Error()
+	}
+	e := fault.Wrap(fault.ExtractionFailed, cause, "extraction failed: %s", r.Error)
+	if cause == nil {
+		e = fault.New(fault.ExtractionFailed, "extraction failed: %s", r.Error)
+	}
+	b, _ := json.Marshal(r)
+	var members map[string]any
+	_ = json.Unmarshal(b, &members)
+	for k, v := range members {
+		e = e.With(k, v)
+	}
+	return e
+}
+
+func (s *Server) registerReceipts() {
+	up := s.uploads()
+	tag := []string{"Receipts"}
+	exportBody := &huma.RequestBody{Required: true, Description: "A JSON array of ReceiptData; amounts as decimal strings or numbers.", Content: map[string]*huma.MediaType{
+		"application/json": {Schema: &huma.Schema{Type: "array", MinItems: new(1), Items: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[receipt.Data](), true, "")}}}}
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExtract", Method: http.MethodPost, Path: "/api/receipts/extract", Tags: tag,
+		Summary: "Extract a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
+		Description: "Reads a receipt photo, scan or PDF: the PDF's own text, else OCR (Tesseract, German and English, straightened and turned upright), then the rules engine; with a language model configured the model reads the image too and its answer is reconciled with the printed figures (one AI credit). Answers the ReceiptExtractionResult. A file that is no supported image or PDF is 400; an extraction that finds nothing is 500 with code extraction_failed and the result's members (success false, error).",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *receipt.Result }, error) {
+		u, err := receiptUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.extract(ctx, keyFrom(ctx).ID, u.File("file"))
+		if err != nil {
+			return nil, err
+		}
+		if !r.Success {
+			return nil, failedExtraction(r, nil)
+		}
+		return &struct{ Body *receipt.Result }{r}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExtractBatch", Method: http.MethodPost, Path: "/api/receipts/extract-batch", Tags: tag,
+		Summary: "Extract up to 20 receipts", RequestBody: receiptBatch.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
+		Description: "Extracts each file on its own, several at once, and answers one result per file in the order sent. A bad file gives a result with success false and error; it does not fail the others. No files or more than 20 is 400.",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body BatchExtractionResult }, error) {
+		u, err := receiptBatch.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		files := u.Files["files"]
+		out := BatchExtractionResult{Count: len(files), Results: make([]*receipt.Result, len(files))}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, batchParallel)
+		for i, f := range files {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				r, err := s.extract(ctx, keyFrom(ctx).ID, f)
+				if err != nil {
+					r = &receipt.Result{Filename: f.Filename, Error: problemDetail(err)}
+				}
+				out.Results[i] = r
+			})
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, fault.Wrap(fault.Canceled, err, "the request was cancelled")
+		}
+		for _, r := range out.Results {
+			if r.Success {
+				out.Succeeded++
+			} else {
+				out.Failed++
+			}
+		}
+		return &struct{ Body BatchExtractionResult }{out}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExtractAsync", Method: http.MethodPost, Path: "/api/receipts/extract-async", Tags: tag,
+		Summary: "Extract a receipt asynchronously", RequestBody: receiptUpload.body(), DefaultStatus: http.StatusAccepted,
+		Errors:      []int{http.StatusBadRequest, http.StatusInternalServerError},
+		Description: "Checks the file's type, answers 202 with the ReceiptJob at once and extracts in the background; poll statusUrl (the result is inlined when completed). Jobs live 30 minutes in memory. With callbackUrl the event receipt.extraction.completed (result: the full ReceiptExtractionResult) or receipt.extraction.failed (error) is POSTed as {event, jobId, status, filename, durationMs, result | error}; with callbackSecret it carries X-Service-Signature, the lowercase hex HMAC-SHA256 of the exact body. A receiver that fails is retried after 1 s, 5 s and 30 s. The callback URL must pass the outbound network policy.",
+	}, func(ctx context.Context, in *asyncQuery) (*struct {
+		Location string `header:"Location"`
+		Body     *ReceiptJob
+	}, error) {
+		u, err := receiptUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f := u.File("file")
+		if _, err := receipt.Sniff(f.Data); err != nil {
+			return nil, err
+		}
+		if s.cfg.OCR == nil {
+			return nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+		}
+		var hook *jobs.Webhook
+		if in.CallbackURL != "" {
+			hook = &jobs.Webhook{URL: in.CallbackURL, Secret: in.CallbackSecret, Event: "receipt.extraction"}
+			if err := s.jobs.CheckWebhook(ctx, hook); err != nil {
+				return nil, err
+			}
+		}
+		key := keyFrom(ctx)
+		j := s.jobs.Submit(key.ID, f.Filename, hook, func(jctx context.Context, id string) (jobs.Result, error) {
+			r, err := s.extract(jctx, key.ID, f)
+			if err != nil {
+				return jobs.Result{}, err
+			}
+			if !r.Success {
+				return jobs.Result{}, fault.New(fault.ExtractionFailed, "%s", r.Error)
+			}
+			return jobs.Result{Summary: r}, nil
+		})
+		v := s.receiptJobView(j)
+		return &struct {
+			Location string `header:"Location"`
+			Body     *ReceiptJob
+		}{v.StatusURL, v}, nil
+	}, up)
+
+	register(s, huma.Operation{
+		OperationID: "getReceiptsJob", Method: http.MethodGet, Path: "/api/receipts/jobs/{jobId}", Tags: tag, Summary: "State of an extraction job",
+		Description: "The ReceiptJob; once completed it carries the result. 404 for another key's job and after 30 minutes.",
+		Errors:      []int{http.StatusNotFound},
+	}, func(ctx context.Context, in *jobPath) (*struct{ Body *ReceiptJob }, error) {
+		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		v := s.receiptJobView(j)
+		if j.Status == jobs.Completed {
+			if res, err := s.jobs.Result(keyFrom(ctx).ID, in.JobID); err == nil {
+				v.Result, _ = res.Summary.(*receipt.Result)
+			}
+		}
+		return &struct{ Body *ReceiptJob }{v}, nil
+	})
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsToDocument", Method: http.MethodPost, Path: "/api/receipts/to-document", Tags: tag,
+		Summary: "Expense report from a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusNotFound, http.StatusInternalServerError},
+		Description: "Extracts the receipt and lays the figures, the VAT breakdown, the accounts and the receipt image out as an expense report (Spesenbeleg): PDF (Chromium) or DOCX (LibreOffice). templateName uses a stored HTML, zip or Word template instead of the built-in layout; it receives the data keys title, issuer, issuerAddress, issuerVatId, date, time, type, typeName, reference, currency, net, vatAmount, gross, vat (rate, net, vat, gross), items (description, quantity, total), hasItems, paymentMethod, paymentName, category, skr03, skr04, accountNote and image (a data: URL for {{image image}}). Answers ReceiptToDocumentResult: the document in Base64 under file, and the extraction.",
+	}, func(ctx context.Context, in *toDocumentQuery) (*struct{ Body ReceiptToDocumentResult }, error) {
+		u, err := receiptUpload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.extract(ctx, keyFrom(ctx).ID, u.File("file"))
+		if err != nil {
+			return nil, err
+		}
+		if !r.Success {
+			return nil, failedExtraction(r, nil)
+		}
+		title := in.Title
+		if strings.TrimSpace(title) == "" {
+			title = "Spesenbeleg"
+		}
+		req := &document.Request{Data: receipt.ReportData(r, title), Title: title, Output: in.Format, Locale: "de-DE"}
+		if in.TemplateName != "" {
+			req.Template = in.TemplateName
+		} else {
+			req.HTML = receipt.ReportTemplate
+		}
+		run, err := s.documentJob(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ext := ".pdf"
+		if in.Format == "DOCX" {
+			ext = ".docx"
+		}
+		name := "spesenbeleg"
+		if r.Data.Date != "" {
+			name += "-" + string(r.Data.Date)
+		}
+		return &struct{ Body ReceiptToDocumentResult }{ReceiptToDocumentResult{
+			Success: true, File: base64.StdEncoding.EncodeToString(doc.Body), ContentType: doc.ContentType,
+			Filename: name + ext, Format: strings.ToUpper(strings.TrimPrefix(ext, ".")), Extraction: r,
+		}}, nil
+	}, up, conversion())
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExportXlsx", Method: http.MethodPost, Path: "/api/receipts/export/xlsx", Tags: tag,
+		Summary: "Export receipts to XLSX", Responses: binaryResponse(xlsxResponse), Errors: []int{http.StatusBadRequest},
+		Description: "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns Date, Time, Type, Issuer, Reference, Currency, Net, VAT, Gross, Payment Method, SKR03 Account, SKR04 Account, Expense Category; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.",
+		RequestBody: exportBody,
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		rows, err := readExport(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err := receipt.XLSX(rows)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: xlsxType, ContentDisposition: `attachment; filename="belege.xlsx"`, Body: b}, nil
+	}, bodyLimit(16<<20))
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExportCsv", Method: http.MethodPost, Path: "/api/receipts/export/csv", Tags: tag,
+		Summary: "Export receipts to CSV", Responses: binaryResponse(csvResponse), Errors: []int{http.StatusBadRequest},
+		Description: "A JSON array of ReceiptData as RFC 4180 CSV (UTF-8 without BOM, CRLF, a header row) with the columns Date, Time, Type, Issuer, Reference, Currency, Net, VAT, Gross, Payment Method, SKR03 Account, SKR04 Account, Expense Category. Amounts have a point and two decimals (24.23), dates are YYYY-MM-DD; text cells starting with = + - @ get a leading apostrophe against formula injection. An empty array is 400.",
+		RequestBody: exportBody,
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		rows, err := readExport(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err := receipt.CSV(rows)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "text/csv; charset=utf-8", ContentDisposition: `attachment; filename="belege.csv"`, Body: b}, nil
+	}, bodyLimit(16<<20))
+}
+
+// readExport reads the export's array like every JSON body (strict, amounts as strings or
+// numbers, as for InvoiceData).
+func readExport(ctx context.Context) ([]receipt.Data, error) {
+	var rows []receipt.Data
+	if err := readJSON(ctx, &rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (s *Server) receiptJobView(j jobs.Job) *ReceiptJob {
+	return &ReceiptJob{Job: j, StatusURL: "/api/receipts/jobs/" + j.ID}
+}
+
+// problemDetail is the message of an error as its problem would say it.
+func problemDetail(err error) string {
+	if e := fault.As(err); e != nil {
+		return e.Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,307 @@
+package server
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/papierkram/papierkram/internal/testtool"
+	"github.com/papierkram/papierkram/llm"
+	"github.com/papierkram/papierkram/netguard"
+)
+
+const scanDir = "../../../shared/corpus/receipts/de-scans/"
+
+func scan(t *testing.T, name string) []byte {
+	b, err := os.ReadFile(scanDir + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestReceiptsExtract: a real scan through the whole pipeline, and the 400s of bad files.
+func TestReceiptsExtract(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.upload("/api/receipts/extract", [2]any{"file", scan(t, "aldi_02032020_19_02423.jpg")})
+	r := decode(t, res)
+	data, _ := r["data"].(map[string]any)
+	if res.StatusCode != 200 || r["success"] != true || data["gross"] != "24.23" || data["date"] != "2020-03-02" || data["issuer"] != "ALDI" || data["paymentMethod"] != "CASH" {
+		t.Fatalf("%d %v", res.StatusCode, data)
+	}
+	if data["skr03Account"] != "4980" || data["skr04Account"] != "6850" || r["source"] != "OCR" || r["language"] != "de" || r["country"] != "DE" {
+		t.Errorf("accounts/source: %v %v %v %v", data, r["source"], r["language"], r["country"])
+	}
+	vat, _ := r["vatBreakdown"].([]any)
+	checks, _ := r["checks"].([]any)
+	if len(vat) < 1 || len(checks) < 2 || !strings.Contains(r["text"].(string), "ZU ZAHLEN") {
+		t.Errorf("vat %v checks %v", vat, checks)
+	}
+	llmInfo, _ := r["llm"].(map[string]any)
+	if llmInfo["used"] != false || llmInfo["credits"] != 0.0 {
+		t.Errorf("llm %v", llmInfo)
+	}
+
+	wantProblem(t, e.upload("/api/receipts/extract", [2]any{"file", []byte("just some text, no image")}), 400, "invalid_input")
+	wantProblem(t, e.upload("/api/receipts/extract", [2]any{"file", scan(t, "aldi_02032020_19_02423.jpg")[:300]}), 400, "invalid_input")
+	wantProblem(t, e.upload("/api/receipts/extract"), 400, "invalid_input")
+	// A blank page has no receipt: 500 extraction_failed carrying the result's members.
+	p := wantProblem(t, e.upload("/api/receipts/extract", [2]any{"file", blankPNG(t)}), 500, "extraction_failed")
+	if p["success"] != false || p["error"] == "" || p["quality"] == nil {
+		t.Errorf("failed extraction body: %v", p)
+	}
+}
+
+func blankPNG(t *testing.T) []byte {
+	img := image.NewGray(image.Rect(0, 0, 800, 1000))
+	for i := range img.Pix {
+		img.Pix[i] = 250
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestReceiptsBatch: results come back in order, a bad file fails alone, 21 files are 400.
+func TestReceiptsBatch(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.upload("/api/receipts/extract-batch",
+		[2]any{"files", scan(t, "lidl_21042020_09_01706.jpg")}, [2]any{"files", []byte("garbage")}, [2]any{"files", scan(t, "toom_04042020_03_04877.jpg")})
+	b := decode(t, res)
+	results, _ := b["results"].([]any)
+	if res.StatusCode != 200 || b["count"] != 3.0 || b["succeeded"] != 2.0 || b["failed"] != 1.0 || len(results) != 3 {
+		t.Fatalf("%d %v", res.StatusCode, b)
+	}
+	gross := func(i int) any { return results[i].(map[string]any)["data"].(map[string]any)["gross"] }
+	if gross(0) != "17.06" || gross(2) != "48.77" || results[1].(map[string]any)["success"] != false || !strings.Contains(fmt.Sprint(results[1].(map[string]any)["error"]), "unsupported file type") {
+		t.Errorf("results %v %v %v", gross(0), results[1], gross(2))
+	}
+	var many [][2]any
+	for range 21 {
+		many = append(many, [2]any{"files", []byte("x")})
+	}
+	wantProblem(t, e.upload("/api/receipts/extract-batch", many...), 400, "invalid_input")
+}
+
+// TestReceiptsAsyncWebhook: the receiver checks the HMAC and the payload; its first answer
+// is 500, so the event comes again.
+func TestReceiptsAsyncWebhook(t *testing.T) {
+	var calls atomic.Int32
+	got := make(chan []byte, 4)
+	sigs := make(chan string, 4)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- b
+		sigs <- r.Header.Get("X-Service-Signature")
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	defer recv.Close()
+	e := newTestEnv(t, func(c *Config) {
+		c.Network = netguard.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
+		c.WebhookRetries = []time.Duration{50 * time.Millisecond}
+	})
+	res := e.upload("/api/receipts/extract-async?callbackUrl="+recv.URL+"&callbackSecret=geheim", [2]any{"file", scan(t, "real_24042020_08_02642.jpg")})
+	job := decode(t, res)
+	if res.StatusCode != 202 || job["status"] != "queued" || job["filename"] != "in.pdf" || res.Header.Get("Location") != job["statusUrl"] {
+		t.Fatalf("%d %v", res.StatusCode, job)
+	}
+	var bodies [][]byte
+	for len(bodies) < 2 {
+		select {
+		case b := <-got:
+			bodies = append(bodies, b)
+			mac := hmac.New(sha256.New, []byte("geheim"))
+			mac.Write(b)
+			if sig := <-sigs; sig != hex.EncodeToString(mac.Sum(nil)) {
+				t.Errorf("signature %q does not verify", sig)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%d webhooks", len(bodies))
+		}
+	}
+	if !bytes.Equal(bodies[0], bodies[1]) {
+		t.Error("the retry is not the same event")
+	}
+	var p struct {
+		Event, JobID, Status, Filename string
+		DurationMs                     *float64
+		Result                         struct {
+			Success bool
+			Data    struct{ Gross, Date string }
+		}
+	}
+	json.Unmarshal(bodies[0], &p)
+	if p.Event != "receipt.extraction.completed" || p.JobID != job["jobId"] || p.Status != "completed" || p.Filename != "in.pdf" || p.DurationMs == nil || !p.Result.Success || p.Result.Data.Gross != "26.42" {
+		t.Errorf("payload %s", bodies[0])
+	}
+	st := decode(t, e.do("GET", job["statusUrl"].(string), testKey, nil))
+	if r, _ := st["result"].(map[string]any); st["status"] != "completed" || r["data"].(map[string]any)["date"] != "2020-04-24" {
+		t.Errorf("status %v", st)
+	}
+	wantProblem(t, e.upload("/api/receipts/extract-async", [2]any{"file", []byte("not a receipt")}), 400, "invalid_input")
+	wantProblem(t, e.upload("/api/receipts/extract-async?callbackUrl=http://169.254.169.254/", [2]any{"file", scan(t, "real_24042020_08_02642.jpg")}), 400, "invalid_input")
+}
+
+// fakeModel is an OpenAI-compatible chat completions server on 127.0.0.1 that answers with
+// content, after delay.
+func fakeModel(t *testing.T, content string, delay time.Duration, seen *atomic.Value) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if seen != nil {
+			seen.Store(string(b))
+		}
+		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			http.Error(w, "wrong path or key", http.StatusUnauthorized)
+			return
+		}
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "model": "test-vision",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]any{"prompt_tokens": 900, "completion_tokens": 120, "total_tokens": 1020},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+const modelAnswer = `{"type":"CASH_RECEIPT","issuer":"ALDI GmbH & Co. KG","issuerAddress":"Pohlweg 110, 33100 Paderborn","issuerVatId":"","date":"2020-03-02","time":"09:48","reference":"8746","currency":"EUR","gross":24.23,"net":22.32,"vat":1.91,"paymentMethod":"CASH","vatBreakdown":[{"rate":7,"net":17.33,"vat":1.21,"gross":18.54},{"rate":19,"net":4.78,"vat":0.91,"gross":5.69}],"items":[{"description":"BIO HONIG","quantity":1,"unitPrice":3.99,"total":3.99}],"language":"de","country":"DE","details":{"from":"","to":"","class":"","nights":null,"litres":null,"fuelType":"","parkingDuration":""}}`
+
+// TestReceiptsLanguageModel: the model's answer is used and reconciled, a credit counted;
+// a malformed answer and a timeout fall back to the rules result and say why.
+func TestReceiptsLanguageModel(t *testing.T) {
+	aldi := scan(t, "aldi_02032020_19_02423.jpg")
+	var seen atomic.Value
+	good := fakeModel(t, modelAnswer, 0, &seen)
+	e := newTestEnv(t, func(c *Config) {
+		c.Model = llm.New(llm.Config{BaseURL: good.URL + "/v1", APIKey: "sk-test", Model: "test-vision"})
+	})
+	r := decode(t, e.upload("/api/receipts/extract", [2]any{"file", aldi}))
+	data := r["data"].(map[string]any)
+	info := r["llm"].(map[string]any)
+	if r["source"] != "LLM" || info["used"] != true || info["credits"] != 1.0 || info["tokens"] != 1020.0 || data["issuer"] != "ALDI GmbH & Co. KG" || data["net"] != "22.32" || data["reference"] != "8746" {
+		t.Errorf("model result: %v %v %v", r["source"], info, data)
+	}
+	if items, _ := r["items"].([]any); len(items) != 1 {
+		t.Errorf("items %v", items)
+	}
+	req, _ := seen.Load().(string)
+	if !strings.Contains(req, `"json_schema"`) || !strings.Contains(req, "data:image/jpeg;base64,") && !strings.Contains(req, "data:image/png;base64,") || !strings.Contains(req, "ZU ZAHLEN") {
+		t.Errorf("request to the model lacks schema, image or OCR text: %.300s", req)
+	}
+	usage := decode(t, e.do("GET", "/api/usage", testKey, nil))
+	credits := 0.0
+	families, _ := usage["families"].([]any)
+	for _, f := range families {
+		if m := f.(map[string]any); m["family"] == "receipts" {
+			credits = m["credits"].(float64)
+		}
+	}
+	if credits != 1 {
+		t.Errorf("credits %v: %v", credits, usage)
+	}
+
+	// A model that reads the total wrong, with a figure not printed on the receipt: the
+	// printed total stands.
+	wrong := fakeModel(t, strings.Replace(modelAnswer, `"gross":24.23`, `"gross":74.23`, 1), 0, nil)
+	e2 := newTestEnv(t, func(c *Config) {
+		c.Model = llm.New(llm.Config{BaseURL: wrong.URL + "/v1", APIKey: "sk-test", Model: "m"})
+	})
+	if r := decode(t, e2.upload("/api/receipts/extract", [2]any{"file", aldi})); r["data"].(map[string]any)["gross"] != "24.23" {
+		t.Errorf("reconciled gross %v", r["data"])
+	}
+
+	for name, srv := range map[string]*httptest.Server{
+		"malformed": fakeModel(t, `{"type": "SPACESHIP", "gross": "lots"`, 0, nil),
+		"timeout":   fakeModel(t, modelAnswer, 5*time.Second, nil),
+	} {
+		e := newTestEnv(t, func(c *Config) {
+			c.Model = llm.New(llm.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "m", Timeout: 700 * time.Millisecond})
+		})
+		res := e.upload("/api/receipts/extract", [2]any{"file", aldi})
+		r := decode(t, res)
+		info := r["llm"].(map[string]any)
+		if res.StatusCode != 200 || r["source"] != "OCR" || info["used"] != false || info["fallback"] == "" || r["data"].(map[string]any)["gross"] != "24.23" {
+			t.Errorf("%s: %d %v %v", name, res.StatusCode, r["source"], info)
+		}
+	}
+}
+
+// TestReceiptsToDocument: the expense report as PDF (text, image page) and DOCX.
+func TestReceiptsToDocument(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.upload("/api/receipts/to-document?title=Spesenbeleg%20M%C3%A4rz", [2]any{"file", scan(t, "aldi_02032020_19_02423.jpg")})
+	r := decode(t, res)
+	if res.StatusCode != 200 || r["success"] != true || r["contentType"] != "application/pdf" || r["format"] != "PDF" || r["filename"] != "spesenbeleg-2020-03-02.pdf" {
+		t.Fatalf("%d %v", res.StatusCode, r["filename"])
+	}
+	pdf, _ := base64.StdEncoding.DecodeString(r["file"].(string))
+	text := testtool.Text(t, pdf)
+	for _, want := range []string{"Spesenbeleg März", "ALDI", "24,23 €", "02.03.2020", "4980 / 6850", "Originalbeleg", "Bar"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+	if info := testtool.Info(t, pdf); info["Pages"] != "2" {
+		t.Errorf("pages %v", info["Pages"])
+	}
+	if ext := r["extraction"].(map[string]any); ext["data"].(map[string]any)["gross"] != "24.23" {
+		t.Errorf("extraction %v", ext["data"])
+	}
+	res = e.upload("/api/receipts/to-document?format=DOCX", [2]any{"file", scan(t, "toom_04042020_03_04877.jpg")})
+	r = decode(t, res)
+	docx, _ := base64.StdEncoding.DecodeString(r["file"].(string))
+	if res.StatusCode != 200 || r["format"] != "DOCX" || !bytes.HasPrefix(docx, []byte("PK")) {
+		t.Errorf("docx: %d %v", res.StatusCode, r["format"])
+	}
+	wantProblem(t, e.upload("/api/receipts/to-document?templateName=nope", [2]any{"file", scan(t, "toom_04042020_03_04877.jpg")}), 404, "not_found")
+}
+
+// TestReceiptsExport: CSV and XLSX read back; an empty array is 400.
+func TestReceiptsExport(t *testing.T) {
+	e := newTestEnv(t)
+	body := `[{"date":"2020-03-02","time":"09:48","type":"CASH_RECEIPT","issuer":"ALDI, Paderborn","currency":"EUR","net":"22.32","vat":"1.91","gross":"24.23","paymentMethod":"CASH","skr03Account":"4980","skr04Account":"6850","expenseCategory":"Sonstiger Betriebsbedarf"},{"date":"2020-04-24","issuer":"real","gross":26.42}]`
+	res := e.do("POST", "/api/receipts/export/csv", testKey, body)
+	b, _ := io.ReadAll(res.Body)
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || res.StatusCode != 200 || len(recs) != 3 || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || recs[0][12] != "Expense Category" || recs[1][3] != "ALDI, Paderborn" || recs[2][8] != "26.42" {
+		t.Errorf("csv %d %q %v: %s", res.StatusCode, recs, err, b)
+	}
+	res = e.do("POST", "/api/receipts/export/xlsx", testKey, body)
+	b, _ = io.ReadAll(res.Body)
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.CalcCellValue("Belege", "I4"); v != "50.65" {
+		t.Errorf("sum %q", v)
+	}
+	wantProblem(t, e.do("POST", "/api/receipts/export/csv", testKey, `[]`), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/api/receipts/export/xlsx", testKey, `{"date":"x"}`), 400, "invalid_input")
+}
