@@ -339,7 +339,7 @@ func (p *parser) amountsFromVAT(r *Result) {
 var (
 	dateRE    = regexp.MustCompile(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL]|$)`)
 	isoDateRE = regexp.MustCompile(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
-	timeRE    = regexp.MustCompile(`(?:^|[^\d:])([01]?\d|2[0-3])[:.]([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
+	timeRE    = regexp.MustCompile(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
 )
 

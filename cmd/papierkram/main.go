@@ -24,7 +24,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), versionCmd(), keysCmd(), pdfCmd(), signCmd(), verifyCmd(), xrechnungCmd(), zugferdCmd(), convertCmd(), spreadsheetCmd())
+	root.AddCommand(serveCmd(), versionCmd(), keysCmd(), pdfCmd(), signCmd(), verifyCmd(), xrechnungCmd(), zugferdCmd(), convertCmd(), spreadsheetCmd(), receiptCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "papierkram:", err)
 		os.Exit(exitCode(err))

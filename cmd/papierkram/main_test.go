@@ -363,3 +363,30 @@ func TestConvertCommands(t *testing.T) {
 		t.Errorf("bad document: %v, want exit 2", err)
 	}
 }
+
+func TestReceiptCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	js := filepath.Join(dir, "r.json")
+	scans := "../../../shared/corpus/receipts/de-scans/"
+	if b, err := exec.Command(bin, "receipt", "extract", "-o", js, scans+"lidl_21042020_09_01706.jpg", scans+"ikea_08102016_12_13439.jpg").CombinedOutput(); err != nil {
+		t.Fatalf("receipt extract: %v\n%s", err, b)
+	}
+	csvOut, err := exec.Command(bin, "receipt", "export", "--format", "csv", js).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Date,Time,Type,Issuer,Reference,Currency,Net,VAT,Gross,Payment Method,SKR03 Account,SKR04 Account,Expense Category",
+		"2020-04-21,10:00,CASH_RECEIPT,Lidl,,EUR,,,17.06,DEBIT_CARD,4980,6850,Sonstiger Betriebsbedarf",
+		"2016-10-08,14:16,CASH_RECEIPT,IKEA,,EUR,,,134.39,DEBIT_CARD,0480,0670,Geringwertige Wirtschaftsgüter",
+	}
+	if got := strings.Split(strings.TrimSpace(string(csvOut)), "\r\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("csv:\n%s", csvOut)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("no receipt"), 0o600)
+	if err := exec.Command(bin, "receipt", "extract", bad).Run(); err == nil {
+		t.Error("a text file extracted")
+	}
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/receipt"
+)
+
+func receiptCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "receipt", Short: "Receipts on local files: extract, export"}
+	var out string
+
+	extract := &cobra.Command{
+		Use: "extract FILE...", Short: "Read receipts (images or PDFs) into bookkeeping data, as JSON (one result, or an array for several files)",
+		Long: `Read receipts (JPEG, PNG, WebP, GIF, TIFF or PDF) with OCR and the rules engine; with
+PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads them too.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ocr := tesseract.New(engine.Config{Concurrency: 1})
+			pop := poppler.New(engine.Config{Concurrency: 1})
+			defer ocr.Supervisor().Stop(context.Background())
+			defer pop.Supervisor().Stop(context.Background())
+			e := &receipt.Extractor{OCR: ocr, PDF: pop, Model: modelFromEnv()}
+			var results []*receipt.Result
+			for _, f := range args {
+				b, err := readInput(f)
+				if err != nil {
+					return err
+				}
+				r, err := e.Extract(cmd.Context(), b, filepath.Base(f))
+				if err != nil {
+					return fmt.Errorf("%s: %w", f, err)
+				}
+				results = append(results, r)
+			}
+			var v any = results
+			if len(results) == 1 {
+				v = results[0]
+			}
+			b, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, append(b, '\n'))
+		},
+	}
+	outFlag(extract, &out)
+
+	var format string
+	export := &cobra.Command{
+		Use: "export DATA.json --format csv|xlsx", Short: "Export a JSON array of ReceiptData (or of extraction results) to CSV or XLSX", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := readInput(args[0])
+			if err != nil {
+				return err
+			}
+			rows, err := exportRows(b)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			var res []byte
+			switch format {
+			case "csv":
+				res, err = receipt.CSV(rows)
+			case "xlsx":
+				res, err = receipt.XLSX(rows)
+			default:
+				return fmt.Errorf("--format must be csv or xlsx, not %q", format)
+			}
+			if err != nil {
+				return err
+			}
+			return writeOut(cmd, out, res)
+		},
+	}
+	export.Flags().StringVar(&format, "format", "csv", "csv or xlsx")
+	outFlag(export, &out)
+	cmd.AddCommand(extract, export)
+	return cmd
+}
+
+// exportRows takes ReceiptData, or extraction results (the output of receipt extract), whose
+// data it exports.
+func exportRows(b []byte) ([]receipt.Data, error) {
+	var results []struct {
+		Data *receipt.Data `json:"data"`
+	}
+	if err := json.Unmarshal(b, &results); err == nil && len(results) > 0 && results[0].Data != nil {
+		rows := make([]receipt.Data, 0, len(results))
+		for _, r := range results {
+			if r.Data != nil {
+				rows = append(rows, *r.Data)
+			}
+		}
+		return rows, nil
+	}
+	var rows []receipt.Data
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
