@@ -162,3 +162,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzModelAnswer: any answer of a language model decodes or is refused, never panics, and
+// what decodes reconciles.
+func FuzzModelAnswer(f *testing.F) {
+	f.Add(`{"type":"FUEL","issuer":"Aral","gross":73.76,"net":61.98,"vat":11.78,"date":"2026-11-02","vatBreakdown":[{"rate":19,"net":61.98,"vat":11.78,"gross":73.76}],"items":[],"details":{"litres":41.23,"nights":null}}`)
+	f.Add(`{"gross":1e308}`)
+	f.Add(`{"date":"2026-02-30"}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := decodeModel([]byte(s))
+		if err != nil {
+			return
+		}
+		r := Parse("Summe 10,00", now)
+		reconcile(r, m)
+		finish(r, now)
+	})
+}
