@@ -274,50 +274,33 @@ func (s *Server) registerReceipts() {
 		}}, nil
 	}, up, conversion())
 
-	register(s, huma.Operation{
-		OperationID: "postReceiptsExportXlsx", Method: http.MethodPost, Path: "/api/receipts/export/xlsx", Tags: tag,
-		Summary: "Export receipts to XLSX", Responses: binaryResponse(xlsxResponse), Errors: []int{http.StatusBadRequest},
-		Description: "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns Date, Time, Type, Issuer, Reference, Currency, Net, VAT, Gross, Payment Method, SKR03 Account, SKR04 Account, Expense Category; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.",
-		RequestBody: exportBody,
-	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
-		rows, err := readExport(ctx)
-		if err != nil {
-			return nil, err
-		}
-		b, err := receipt.XLSX(rows)
-		if err != nil {
-			return nil, err
-		}
-		return &fileOutput{ContentType: xlsxType, ContentDisposition: `attachment; filename="belege.xlsx"`, Body: b}, nil
-	}, bodyLimit(16<<20))
-
-	register(s, huma.Operation{
-		OperationID: "postReceiptsExportCsv", Method: http.MethodPost, Path: "/api/receipts/export/csv", Tags: tag,
-		Summary: "Export receipts to CSV", Responses: binaryResponse(csvResponse), Errors: []int{http.StatusBadRequest},
-		Description: "A JSON array of ReceiptData as RFC 4180 CSV (UTF-8 without BOM, CRLF, a header row) with the columns Date, Time, Type, Issuer, Reference, Currency, Net, VAT, Gross, Payment Method, SKR03 Account, SKR04 Account, Expense Category. Amounts have a point and two decimals (24.23), dates are YYYY-MM-DD; text cells starting with = + - @ get a leading apostrophe against formula injection. An empty array is 400.",
-		RequestBody: exportBody,
-	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
-		rows, err := readExport(ctx)
-		if err != nil {
-			return nil, err
-		}
-		b, err := receipt.CSV(rows)
-		if err != nil {
-			return nil, err
-		}
-		return &fileOutput{ContentType: "text/csv; charset=utf-8", ContentDisposition: `attachment; filename="belege.csv"`, Body: b}, nil
-	}, bodyLimit(16<<20))
-}
-
-// readExport reads the export's array like every JSON body (strict, amounts as strings or
-// numbers, as for InvoiceData).
-func readExport(ctx context.Context) ([]receipt.Data, error) {
-	var rows []receipt.Data
-	if err := readJSON(ctx, &rows); err != nil {
-		return nil, err
+	for _, x := range []struct {
+		id, ext, contentType, summary, doc string
+		resp                               map[string]*huma.MediaType
+		write                              func([]receipt.Data) ([]byte, error)
+	}{
+		{"postReceiptsExportXlsx", "xlsx", xlsxType, "Export receipts to XLSX", "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns " + exportColumns + "; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.", xlsxResponse, receipt.XLSX},
+		{"postReceiptsExportCsv", "csv", "text/csv; charset=utf-8", "Export receipts to CSV", "A JSON array of ReceiptData as RFC 4180 CSV (UTF-8 without BOM, CRLF, a header row) with the columns " + exportColumns + ". Amounts have a point and two decimals (24.23), dates are YYYY-MM-DD; text cells starting with = + - @ get a leading apostrophe against formula injection. An empty array is 400.", csvResponse, receipt.CSV},
+	} {
+		register(s, huma.Operation{
+			OperationID: x.id, Method: http.MethodPost, Path: "/api/receipts/export/" + x.ext, Tags: tag,
+			Summary: x.summary, Description: x.doc, RequestBody: exportBody, Responses: binaryResponse(x.resp), Errors: []int{http.StatusBadRequest},
+		}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+			var rows []receipt.Data
+			if err := readJSON(ctx, &rows); err != nil {
+				return nil, err
+			}
+			b, err := x.write(rows)
+			if err != nil {
+				return nil, err
+			}
+			return &fileOutput{ContentType: x.contentType, ContentDisposition: `attachment; filename="belege.` + x.ext + `"`, Body: b}, nil
+		}, bodyLimit(16<<20))
 	}
-	return rows, nil
 }
+
+// exportColumns names the export's columns for the OpenAPI descriptions.
+var exportColumns = strings.Join(receipt.Columns, ", ")
 
 func (s *Server) receiptJobView(j jobs.Job) *ReceiptJob {
 	return &ReceiptJob{Job: j, StatusURL: "/api/receipts/jobs/" + j.ID}
