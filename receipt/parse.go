@@ -58,14 +58,33 @@ type parser struct {
 	now          time.Time
 }
 
+// splitLines splits text into trimmed, non-empty lines, and joins a line that is only an
+// amount to the line before: PDF text in reading order puts a table's last cell on a line
+// of its own ("Beratung 2 x 120,00" / "240,00").
 func splitLines(text string) []string {
 	var out []string
 	for l := range strings.SplitSeq(strings.ReplaceAll(text, "\r", ""), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
+		if l = strings.TrimSpace(l); l == "" {
+			continue
 		}
+		if n := len(out); n > 0 && amountOnly(l) && len(amounts(out[n-1])) > 0 && hasLetters(out[n-1], 3) {
+			out[n-1] += " " + l
+			continue
+		}
+		out = append(out, l)
 	}
 	return out
+}
+
+// amountOnly: one amount, perhaps with a currency sign or a VAT letter, nothing else.
+func amountOnly(l string) bool {
+	as := amounts(l)
+	if len(as) != 1 {
+		return false
+	}
+	rest := strings.TrimSpace(l[:as[0].start] + l[as[0].end:])
+	rest = strings.TrimSpace(strings.Trim(rest, "€*"))
+	return rest == "" || rest == "EUR" || len(rest) == 1 && rest[0] >= 'A' && rest[0] <= 'D'
 }
 
 func money(d decimal.Decimal) einvoice.Decimal { return einvoice.NewDecimal(d.Round(2).Truncate(2)) }
@@ -570,7 +589,7 @@ func cleanDesc(s string) string {
 
 var (
 	vatIDRE   = regexp.MustCompile(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{9}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
-	taxNoRE   = regexp.MustCompile(`(?i)st(?:euer)?[.-]*\s?nr\.?[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
+	taxNoRE   = regexp.MustCompile(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
 	phoneRE   = regexp.MustCompile(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = regexp.MustCompile(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = regexp.MustCompile(`(?i)(str(a(ß|ss)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`)

@@ -302,6 +302,33 @@ func (s *Server) registerReceipts() {
 // exportColumns names the export's columns for the OpenAPI descriptions.
 var exportColumns = strings.Join(receipt.Columns, ", ")
 
+func (s *Server) registerInvoiceExtract() {
+	upload := form{{Name: "file", Doc: "An invoice: PDF (a ZUGFeRD, Factur-X or XRechnung PDF is read from its XML) or a JPEG, PNG or WebP photo or scan.", File: true, Required: true, Types: []string{"application/pdf", "image/jpeg", "image/png", "image/webp"}}}
+	register(s, huma.Operation{
+		OperationID: "postXrechnungExtract", Method: http.MethodPost, Path: "/api/xrechnung/extract", Tags: []string{"XRechnung"},
+		Summary: "Extract invoice data from a PDF or photo", RequestBody: upload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
+		Description: "Answers the ExtractionResult: InvoiceData ready for /api/xrechnung/generate and /api/zugferd/embed, missingFields (the business terms an XRechnung needs that the document did not show, e.g. BT-10 the Leitweg-ID) and aiExtractionUsed. A PDF that carries ZUGFeRD, Factur-X or XRechnung XML is read from it exactly; other PDFs from their text, scans and photos by OCR; the language model, when configured, reads it too (one AI credit), its totals checked against the printed figures. A file that is no PDF or image is 400; a document with no invoice data is 500 extraction_failed.",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *receipt.InvoiceResult }, error) {
+		u, err := upload.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s.cfg.OCR == nil || s.cfg.Renderer == nil {
+			return nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) and PDF reading (poppler) are needed and not configured on this server")
+		}
+		r, err := s.extractor().Invoice(ctx, u.File("file").Data)
+		if r != nil && r.LLM.Credits > 0 {
+			if err := s.store.AddCredits(context.WithoutCancel(ctx), keyFrom(ctx).ID, store.Month(s.now()), "xrechnung", int64(r.LLM.Credits)); err != nil {
+				s.log.WarnContext(ctx, "AI credit not counted", "error", err)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body *receipt.InvoiceResult }{r}, nil
+	}, s.uploads())
+}
+
 func (s *Server) receiptJobView(j jobs.Job) *ReceiptJob {
 	return &ReceiptJob{Job: j, StatusURL: "/api/receipts/jobs/" + j.ID}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/testtool"
 	"github.com/papierkram/papierkram/llm"
 	"github.com/papierkram/papierkram/netguard"
@@ -304,4 +305,100 @@ func TestReceiptsExport(t *testing.T) {
 	}
 	wantProblem(t, e.do("POST", "/api/receipts/export/csv", testKey, `[]`), 400, "invalid_input")
 	wantProblem(t, e.do("POST", "/api/receipts/export/xlsx", testKey, `{"date":"x"}`), 400, "invalid_input")
+}
+
+const invoiceHTML = `<html><body style="font-family:Liberation Sans;font-size:11pt">
+<p>Muster Software GmbH<br>Hauptstraße 5<br>50667 Köln<br>Tel. 0221 987654 · rechnung@muster-software.de</p>
+<p>Stadtverwaltung Bonn<br>Berliner Platz 2<br>53111 Bonn</p>
+<h1>Rechnung</h1>
+<p>Rechnungsnummer: RE-2026-0042<br>Rechnungsdatum: 02.11.2026<br>Leitweg-ID: 04011000-12345-03</p>
+<table><tr><td>Beratung 2 x 120,00</td><td>240,00</td></tr><tr><td>Lizenz Jahresabo 1 x 360,00</td><td>360,00</td></tr></table>
+<p>Nettobetrag 600,00 EUR<br>USt 19% 600,00 114,00 714,00<br>Gesamtbetrag 714,00 EUR</p>
+<p>Zahlbar bis 16.11.2026 ohne Abzug.<br>IBAN DE02 1203 0000 0000 2020 51 · BIC BYLADEM1001<br>USt-IdNr. DE123456789</p>
+</body></html>`
+
+// TestXRechnungExtract: a ZUGFeRD PDF is read from its XML; a printed invoice from its text
+// and, as a photo, by OCR; the result generates an XRechnung once the missing terms are
+// filled in.
+func TestXRechnungExtract(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.upload("/api/xrechnung/extract", [2]any{"file", corpusFile(t, "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf")})
+	r := decode(t, res)
+	inv, _ := r["invoice"].(map[string]any)
+	if res.StatusCode != 200 || r["source"] != "EMBEDDED_XML" || r["aiExtractionUsed"] != false || inv["number"] != "471102" {
+		t.Fatalf("%d %v %v", res.StatusCode, r["source"], inv["number"])
+	}
+	if !strings.Contains(fmt.Sprint(r["missingFields"]), "BT-10") {
+		t.Errorf("the EN16931 example has no Leitweg-ID: %v", r["missingFields"])
+	}
+
+	body, _ := json.Marshal(map[string]any{"html": invoiceHTML})
+	pdf := pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, body))
+	for name, file := range map[string][]byte{"pdf": pdf, "png": renderPNG(t, e, pdf)} {
+		res := e.upload("/api/xrechnung/extract", [2]any{"file", file})
+		b, _ := io.ReadAll(res.Body)
+		var r struct {
+			Invoice          json.RawMessage
+			MissingFields    []struct{ BT string }
+			AIExtractionUsed bool
+			Source           string
+		}
+		json.Unmarshal(b, &r)
+		var inv struct {
+			Number, IssueDate, BuyerReference string
+			Seller                            struct{ Name, VATID string }
+			Totals                            struct{ GrossTotal, NetTotal string }
+		}
+		json.Unmarshal(r.Invoice, &inv)
+		wantSource := map[string]string{"pdf": "PDF_TEXT", "png": "OCR"}[name]
+		if res.StatusCode != 200 || r.Source != wantSource || r.AIExtractionUsed || inv.Number != "RE-2026-0042" || inv.IssueDate != "2026-11-02" || inv.BuyerReference != "04011000-12345-03" || inv.Totals.GrossTotal != "714.00" || inv.Totals.NetTotal != "600.00" || inv.Seller.Name != "Muster Software GmbH" {
+			t.Errorf("%s: %d %s", name, res.StatusCode, b)
+			continue
+		}
+		if name != "pdf" {
+			continue
+		}
+		// Filled in with what the PDF did not show, the invoice generates a valid XRechnung.
+		var full map[string]any
+		json.Unmarshal(r.Invoice, &full)
+		seller := full["seller"].(map[string]any)
+		seller["electronicAddress"] = map[string]any{"id": "rechnung@muster-software.de", "scheme": "EM"}
+		seller["contact"].(map[string]any)["name"] = "Erika Muster"
+		full["buyer"].(map[string]any)["electronicAddress"] = map[string]any{"id": "rechnung@bonn.de", "scheme": "EM"}
+		gen, _ := json.Marshal(full)
+		xml := e.do("POST", "/api/xrechnung/generate", testKey, gen)
+		xb, _ := io.ReadAll(xml.Body)
+		if xml.StatusCode != 200 {
+			t.Fatalf("generate: %d %s", xml.StatusCode, xb)
+		}
+		v := decode(t, e.uploadAs(testKey, "/api/xrechnung/validate", [2]any{"@file", xb}))
+		if v["valid"] != true {
+			var failed []any
+			for _, r := range v["results"].([]any) {
+				if r.(map[string]any)["passed"] == false {
+					failed = append(failed, r.(map[string]any)["id"], r.(map[string]any)["message"])
+				}
+			}
+			t.Errorf("generated XRechnung is not valid: %v", failed)
+		}
+	}
+	// With a language model: its fields fill what the text lacks; the answer says so.
+	answer := `{"number":"RE-2026-0042","issueDate":"2026-11-02","dueDate":"2026-11-16","currency":"EUR","buyerReference":"04011000-12345-03","paymentTerms":"","seller":{"name":"Muster Software GmbH","street":"Hauptstraße 5","postCode":"50667","city":"Köln","country":"DE","vatId":"DE123456789","taxNumber":"","email":"rechnung@muster-software.de","phone":"0221 987654","contactName":"Erika Muster"},"buyer":{"name":"Stadtverwaltung Bonn","street":"Berliner Platz 2","postCode":"53111","city":"Bonn","country":"DE","vatId":"","taxNumber":"","email":"","phone":"","contactName":""},"iban":"DE02120300000000202051","bic":"BYLADEM1001","netTotal":600,"vatTotal":114,"grossTotal":714,"vatBreakdown":[{"rate":19,"net":600,"vat":114,"gross":714}],"lines":[{"name":"Beratung","quantity":2,"unitPrice":120,"netAmount":240,"vatRate":19},{"name":"Lizenz Jahresabo","quantity":1,"unitPrice":360,"netAmount":360,"vatRate":19}]}`
+	model := fakeModel(t, answer, 0, nil)
+	withModel := newTestEnv(t, func(c *Config) { c.Model = llm.New(llm.Config{BaseURL: model.URL + "/v1", APIKey: "sk-test", Model: "m"}) })
+	r = decode(t, withModel.upload("/api/xrechnung/extract", [2]any{"file", pdf}))
+	inv, _ = r["invoice"].(map[string]any)
+	if r["aiExtractionUsed"] != true || r["source"] != "LLM" || inv["seller"].(map[string]any)["contact"].(map[string]any)["name"] != "Erika Muster" || strings.Contains(fmt.Sprint(r["missingFields"]), "BT-41") {
+		t.Errorf("with a model: %v %v %v", r["aiExtractionUsed"], r["source"], r["missingFields"])
+	}
+	wantProblem(t, e.upload("/api/xrechnung/extract", [2]any{"file", []byte("<xml/>")}), 400, "invalid_input")
+	wantProblem(t, e.upload("/api/xrechnung/extract", [2]any{"file", blankPNG(t)}), 500, "extraction_failed")
+}
+
+func renderPNG(t *testing.T, e *testEnv, pdf []byte) []byte {
+	imgs, err := e.srv.cfg.Renderer.Render(t.Context(), pdf, []int{1}, poppler.RenderOptions{DPI: 200, Format: poppler.PNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imgs[0]
 }

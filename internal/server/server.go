@@ -162,7 +162,7 @@ func New(cfg Config) (*Server, error) {
 	s.registerConvert()
 	s.registerAccount()
 	s.registerReceipts()
-	s.registerPlanned()
+	s.registerInvoiceExtract()
 	s.registerPlain()
 	s.handler = s.observe(s.mux)
 	return s, nil

@@ -115,15 +115,12 @@ func TestPublicRoutes(t *testing.T) {
 	}
 }
 
-func TestPlannedRoutesAnswer501(t *testing.T) {
+// TestAuthAndQueryFirst: authentication and query validation come before a handler reads
+// the body.
+func TestAuthAndQueryFirst(t *testing.T) {
 	e := newTestEnv(t)
-	p := wantProblem(t, e.do("POST", "/api/xrechnung/extract", testKey, nil), 501, "not_implemented")
-	if !strings.Contains(p["detail"].(string), "/api/xrechnung/extract") {
-		t.Fatalf("detail %v", p["detail"])
-	}
-	// Authentication and query validation come first.
 	wantProblem(t, e.do("POST", "/api/xrechnung/extract", "", nil), 401, "unauthorized")
-	p = wantProblem(t, e.do("POST", "/api/preview?dpi=301", testKey, nil), 400, "invalid_input")
+	p := wantProblem(t, e.do("POST", "/api/preview?dpi=301", testKey, nil), 400, "invalid_input")
 	if errs := p["errors"].([]any); !strings.Contains(errs[0].(map[string]any)["location"].(string), "dpi") {
 		t.Fatalf("errors %v", errs)
 	}

@@ -1,16 +1,10 @@
 package server
 
 import (
-	"context"
-	"net/http"
-
 	"github.com/danielgtaylor/huma/v2"
-
-	"github.com/papierkram/papierkram/fault"
 )
 
-// Query parameters of the spec's routes. Routes whose capability is built move their
-// handler out of this file and keep these types.
+// Query parameters and media types shared by the routes.
 
 // PreviewQuery is the query of /api/preview and /api/preview/base64.
 type PreviewQuery struct {
@@ -80,7 +74,7 @@ type toDocumentQuery struct {
 	Title        string `query:"title" default:"Spesenbeleg" maxLength:"200" doc:"Document title."`
 }
 
-// Media types of planned responses.
+// Media types of responses.
 var (
 	pdfResponse  = map[string]*huma.MediaType{"application/pdf": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}
 	xmlResponse  = map[string]*huma.MediaType{"application/xml": {Schema: &huma.Schema{Type: "string"}}}
@@ -107,37 +101,3 @@ var base64Request = &huma.RequestBody{Required: true, Content: map[string]*huma.
 		base64Key:  {Type: "string", ContentEncoding: "base64", Description: "The document, standard Base64."},
 		"filename": {Type: "string", Description: "Optional file name."},
 	}}}}}
-
-// planned registers a spec route whose capability is not built yet: it authenticates like
-// every route, validates its query, and answers 501 with a problem saying so.
-func planned[I any](s *Server, method, path, tag, summary, issue string, req *huma.RequestBody, resp map[string]*huma.MediaType, opts ...opt) {
-	op := huma.Operation{
-		Method: method, Path: path, Tags: []string{tag}, Summary: summary,
-		Description: "Not implemented yet: answers 501 until " + issue + " lands.",
-		RequestBody: req,
-		Extensions:  map[string]any{"x-implemented": false},
-		Errors:      []int{http.StatusNotImplemented},
-	}
-	if resp != nil {
-		op.Responses = map[string]*huma.Response{"200": {Description: "Success.", Content: resp}}
-	}
-	register(s, op, func(ctx context.Context, _ *I) (*struct{}, error) {
-		return nil, fault.New(fault.NotImplemented, "%s %s is not implemented yet", method, path)
-	}, opts...)
-}
-
-func (s *Server) registerPlanned() {
-	post := http.MethodPost
-	file := func(doc string, types ...string) form {
-		return form{{Name: "file", Doc: doc, File: true, Required: true, Types: types}}
-	}
-	up := s.uploads()
-
-	// XRechnung.
-	planned[struct{}](s, post, "/api/xrechnung/extract", "XRechnung", "Extract invoice data from a PDF or photo", "the receipts issue",
-		file("PDF, JPEG, PNG or WebP.", "application/pdf", "image/jpeg", "image/png", "image/webp").body(), jsonResponse, up)
-
-	// Preview.
-
-	// PDF tools.
-}

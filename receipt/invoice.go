@@ -1,0 +1,349 @@
+package receipt
+
+import (
+	"context"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/zugferd"
+)
+
+// InvoiceResult is an invoice read from a PDF or a photo: the ExtractionResult of
+// /api/xrechnung/extract.
+type InvoiceResult struct {
+	Invoice          *einvoice.Invoice `json:"invoice" doc:"InvoiceData, ready for /api/xrechnung/generate and /api/zugferd/embed once the missing fields are filled in."`
+	MissingFields    []MissingField    `json:"missingFields" doc:"Business terms an XRechnung needs that the document did not show."`
+	AIExtractionUsed bool              `json:"aiExtractionUsed" doc:"Whether a language model's answer went into the invoice; false when only the embedded XML, the PDF's text or OCR was read."`
+	Source           string            `json:"source" enum:"EMBEDDED_XML,PDF_TEXT,OCR,LLM" doc:"Where the data comes from; EMBEDDED_XML is exact (a ZUGFeRD, Factur-X or XRechnung PDF)."`
+	LLM              LLMInfo           `json:"llm"`
+	Text             string            `json:"text,omitempty" doc:"The text that was read (not for EMBEDDED_XML)."`
+	DurationMs       int64             `json:"durationMs"`
+}
+
+// MissingField is a business term of EN 16931 / XRechnung.
+type MissingField struct {
+	BT   string `json:"bt" example:"BT-10"`
+	Name string `json:"name" example:"Buyer reference (Leitweg-ID)"`
+}
+
+// Invoice reads an invoice: the XML a ZUGFeRD/Factur-X/XRechnung PDF carries (exact), else
+// the PDF's text or the OCR of a scan or photo, read by the rules (and the language model,
+// when configured).
+func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, error) {
+	start := time.Now()
+	kind, err := Sniff(data)
+	if err != nil {
+		return nil, err
+	}
+	if kind == KindPDF {
+		if doc, _, err := zugferd.Extract(data); err == nil && doc != nil {
+			if inv, _, err := syntax.Read(doc.XML); err == nil {
+				return &InvoiceResult{Invoice: inv, MissingFields: Missing(inv), Source: "EMBEDDED_XML", DurationMs: time.Since(start).Milliseconds()}, nil
+			}
+		}
+	}
+	var (
+		text, src = "", "OCR"
+		image     []byte
+	)
+	if kind == KindPDF {
+		text, image, _, src, err = e.readPDF(ctx, data)
+	} else {
+		text, image, _, _, err = e.readImage(ctx, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	inv := ParseInvoice(text, e.now())
+	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
+	if e.Model != nil {
+		e.askInvoice(ctx, res, image)
+	}
+	complete(inv)
+	res.MissingFields = Missing(inv)
+	res.DurationMs = time.Since(start).Milliseconds()
+	if inv.Number == "" && !inv.Totals.GrossTotal.Valid() && inv.Seller.Name == "" {
+		return res, fault.New(fault.ExtractionFailed, "no invoice data found in the file")
+	}
+	return res, nil
+}
+
+func (e *Extractor) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+var (
+	invNumberRE = regexp.MustCompile(`(?i)(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s+(?:no\.?|number|#)|facture\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})`)
+	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
+	dueRE       = regexp.MustCompile(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
+	leitwegRE   = regexp.MustCompile(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
+	ibanRE      = regexp.MustCompile(`\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?)\b`)
+	bicRE       = regexp.MustCompile(`(?i)\b(?:bic|swift)(?:-code)?\s*:?\s*([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`)
+	emailRE     = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	netRE       = regexp.MustCompile(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
+	vatTotalRE  = regexp.MustCompile(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
+	termsRE     = regexp.MustCompile(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
+)
+
+// ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,
+// plus the terms of an invoice: number, dates, Leitweg-ID, the two parties, bank account.
+func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
+	r := Parse(text, now)
+	p := &parser{lines: splitLines(r.Text), now: now}
+	p.lower = make([]string, len(p.lines))
+	for i, l := range p.lines {
+		p.lower[i] = strings.ToLower(l)
+	}
+	all := strings.Join(p.lines, "\n")
+	inv := &einvoice.Invoice{TypeCode: "380", Currency: r.Data.Currency}
+	if m := invNumberRE.FindStringSubmatch(all); m != nil {
+		inv.Number = strings.TrimRight(m[1], ".-_/")
+	} else {
+		inv.Number = r.Data.Reference
+	}
+	inv.IssueDate = r.Data.Date
+	if m := issueRE.FindStringSubmatch(all); m != nil {
+		if d := dateOf(m[1]); d != "" {
+			inv.IssueDate = d
+		}
+	}
+	if m := dueRE.FindStringSubmatch(all); m != nil {
+		inv.DueDate = dateOf(m[1])
+	}
+	if m := termsRE.FindString(all); m != "" {
+		inv.PaymentTerms = strings.TrimSpace(m)
+	}
+	for _, m := range leitwegRE.FindAllStringSubmatch(all, -1) {
+		if einvoice.CheckLeitwegID(m[1]) == nil {
+			inv.BuyerReference = m[1]
+			break
+		}
+	}
+	// Parties: the seller's address is the first with a post code, the buyer's the next one.
+	var addrs []einvoice.Address
+	var names []string
+	for i, l := range p.lines {
+		m := postRE.FindStringSubmatch(l)
+		if m == nil || i == 0 {
+			continue
+		}
+		a := einvoice.Address{PostCode: m[1], City: strings.TrimSpace(m[2]), Country: "DE"}
+		name := ""
+		if streetRE.MatchString(p.lines[i-1]) {
+			a.Line1 = strings.TrimSpace(p.lines[i-1])
+			if i >= 2 {
+				name = p.lines[i-2]
+			}
+		} else if i >= 1 {
+			name = p.lines[i-1]
+		}
+		if at := strings.Index(a.Line1, ", "); at < 0 && strings.Contains(l, ",") {
+			// "Lieferant GmbH, Lieferantenstraße 20, 80333 München" on one line.
+			parts := strings.Split(l[:strings.Index(l, m[0])], ",")
+			if len(parts) >= 2 {
+				name, a.Line1 = strings.TrimSpace(parts[0]), strings.TrimSpace(parts[len(parts)-2])
+			}
+		}
+		addrs = append(addrs, a)
+		names = append(names, strings.TrimSpace(name))
+		if len(addrs) == 2 {
+			break
+		}
+	}
+	inv.Seller.Name = r.Issuer.Name
+	if len(addrs) > 0 {
+		inv.Seller.Address = addrs[0]
+		if inv.Seller.Name == "" || r.Confidence.Issuer < 0.7 {
+			inv.Seller.Name = names[0]
+		}
+	}
+	if len(addrs) > 1 {
+		inv.Buyer.Address, inv.Buyer.Name = addrs[1], names[1]
+	}
+	inv.Seller.VATID, inv.Seller.TaxNumber = r.Issuer.VATID, r.Issuer.TaxNumber
+	inv.Seller.Contact.Phone = r.Issuer.Phone
+	if m := emailRE.FindString(all); m != "" {
+		inv.Seller.Contact.Email = m
+	}
+	for _, m := range ibanRE.FindAllStringSubmatch(all, -1) {
+		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) {
+			ct := einvoice.CreditTransfer{AccountID: iban, AccountName: inv.Seller.Name}
+			if b := bicRE.FindStringSubmatch(all); b != nil {
+				ct.ServiceProvider = strings.ToUpper(b[1])
+			}
+			inv.Payment = einvoice.Payment{MeansCode: "58", CreditTransfers: []einvoice.CreditTransfer{ct}}
+			break
+		}
+	}
+	// Totals: the receipt rules' total is the gross; net and VAT from their lines or the
+	// breakdown.
+	inv.Totals.GrossTotal = r.Data.Gross
+	for i, l := range p.lines {
+		as := amounts(l)
+		if len(as) == 0 {
+			continue
+		}
+		v := as[len(as)-1].v.Abs()
+		switch {
+		case netRE.MatchString(p.lower[i]) && !inv.Totals.NetTotal.Valid():
+			inv.Totals.NetTotal = money(v)
+		case vatTotalRE.MatchString(p.lower[i]) && !rateRE.MatchString(l) && !inv.Totals.VATTotal.Valid() && !strings.Contains(p.lower[i], "id"):
+			inv.Totals.VATTotal = money(v)
+		}
+	}
+	if !inv.Totals.NetTotal.Valid() && r.Data.Net.Valid() {
+		inv.Totals.NetTotal, inv.Totals.VATTotal = r.Data.Net, r.Data.VAT
+	}
+	for _, l := range r.VAT {
+		inv.VATBreakdown = append(inv.VATBreakdown, einvoice.VATBreakdown{TaxableAmount: l.Net, TaxAmount: l.VAT, Rate: l.Rate, Category: category(l.Rate.Value())})
+	}
+	if !inv.Totals.VATTotal.Valid() && len(inv.VATBreakdown) > 0 {
+		sum := decimal.Zero
+		for _, b := range inv.VATBreakdown {
+			sum = sum.Add(b.TaxAmount.Value())
+		}
+		inv.Totals.VATTotal = money(sum)
+	}
+	// Lines only when they are the net lines the net total sums up: a figure of another
+	// kind would make a wrong invoice, a missing one only an incomplete one.
+	if inv.Totals.NetTotal.Valid() && len(r.Items) > 0 {
+		sum := decimal.Zero
+		for _, it := range r.Items {
+			sum = sum.Add(it.Total.Value())
+		}
+		if sum.Sub(inv.Totals.NetTotal.Value()).Abs().LessThanOrEqual(decimal.New(2, -2)) {
+			for i, it := range r.Items {
+				q := it.Quantity
+				if !q.Valid() {
+					q = einvoice.MustDecimal("1")
+				}
+				price := it.UnitPrice
+				if !price.Valid() {
+					price = money(it.Total.Value().Div(q.Value()))
+				}
+				line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
+				if len(inv.VATBreakdown) == 1 {
+					line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
+				}
+				inv.Lines = append(inv.Lines, line)
+			}
+		}
+	}
+	return inv
+}
+
+func category(rate decimal.Decimal) string {
+	if rate.Sign() > 0 {
+		return "S"
+	}
+	return "Z"
+}
+
+// complete sets what follows from what was found: the amount due, the line total.
+func complete(inv *einvoice.Invoice) {
+	if inv.Currency == "" {
+		inv.Currency = "EUR"
+	}
+	if inv.TypeCode == "" {
+		inv.TypeCode = "380"
+	}
+	t := &inv.Totals
+	if t.GrossTotal.Valid() && !t.AmountDue.Valid() {
+		t.AmountDue = t.GrossTotal
+	}
+	if !t.LineTotal.Valid() {
+		if len(inv.Lines) > 0 {
+			sum := decimal.Zero
+			for _, l := range inv.Lines {
+				sum = sum.Add(l.NetAmount.Value())
+			}
+			t.LineTotal = money(sum)
+		} else if t.NetTotal.Valid() {
+			t.LineTotal = t.NetTotal
+		}
+	}
+}
+
+func dateOf(s string) einvoice.Date {
+	if d, err := einvoice.ParseDate(s); err == nil {
+		return d
+	}
+	if m := dateRE.FindStringSubmatch(" " + s + " "); m != nil {
+		if d, ok := mkDate(m[1], m[2], m[3]); ok {
+			return einvoice.Date(d.Format(time.DateOnly))
+		}
+	}
+	return ""
+}
+
+// validIBAN checks an IBAN's length and ISO 13616 check digits (MOD 97-10).
+func validIBAN(s string) bool {
+	if len(s) < 15 || len(s) > 34 {
+		return false
+	}
+	var digits strings.Builder
+	for _, c := range s[4:] + s[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			digits.WriteRune(c)
+		case c >= 'A' && c <= 'Z':
+			digits.WriteString(strconv.Itoa(int(c-'A') + 10))
+		default:
+			return false
+		}
+	}
+	n, ok := new(big.Int).SetString(digits.String(), 10)
+	return ok && new(big.Int).Mod(n, big.NewInt(97)).Int64() == 1
+}
+
+// Missing lists the business terms an XRechnung needs that inv lacks, in BT order.
+func Missing(inv *einvoice.Invoice) []MissingField {
+	out := []MissingField{}
+	need := func(ok bool, bt, name string) {
+		if !ok {
+			out = append(out, MissingField{BT: bt, Name: name})
+		}
+	}
+	s, b, t := inv.Seller, inv.Buyer, inv.Totals
+	need(inv.Number != "", "BT-1", "Invoice number")
+	need(inv.IssueDate != "", "BT-2", "Invoice issue date")
+	need(inv.Currency != "", "BT-5", "Invoice currency code")
+	need(inv.DueDate != "" || inv.PaymentTerms != "" || !t.AmountDue.Valid() || t.AmountDue.Value().Sign() <= 0, "BT-9", "Payment due date (or BT-20 payment terms)")
+	need(inv.BuyerReference != "", "BT-10", "Buyer reference (Leitweg-ID)")
+	need(s.Name != "", "BT-27", "Seller name")
+	need(s.VATID != "" || s.TaxNumber != "", "BT-31", "Seller VAT identifier (or BT-32 tax registration identifier)")
+	need(!s.ElectronicAddress.IsZero(), "BT-34", "Seller electronic address")
+	need(s.Address.Line1 != "", "BT-35", "Seller address line 1")
+	need(s.Address.City != "", "BT-37", "Seller city")
+	need(s.Address.PostCode != "", "BT-38", "Seller post code")
+	need(s.Address.Country != "", "BT-40", "Seller country code")
+	need(s.Contact.Name != "", "BT-41", "Seller contact point")
+	need(s.Contact.Phone != "", "BT-42", "Seller contact telephone number")
+	need(s.Contact.Email != "", "BT-43", "Seller contact email address")
+	need(b.Name != "", "BT-44", "Buyer name")
+	need(!b.ElectronicAddress.IsZero(), "BT-49", "Buyer electronic address")
+	need(b.Address.City != "", "BT-52", "Buyer city")
+	need(b.Address.PostCode != "", "BT-53", "Buyer post code")
+	need(b.Address.Country != "", "BT-55", "Buyer country code")
+	need(inv.Payment.MeansCode != "", "BT-81", "Payment means type code")
+	need(inv.Payment.MeansCode != "58" && inv.Payment.MeansCode != "30" || len(inv.Payment.CreditTransfers) > 0, "BT-84", "Payment account identifier (IBAN)")
+	need(t.LineTotal.Valid(), "BT-106", "Sum of invoice line net amount")
+	need(t.NetTotal.Valid(), "BT-109", "Invoice total amount without VAT")
+	need(t.VATTotal.Valid(), "BT-110", "Invoice total VAT amount")
+	need(t.GrossTotal.Valid(), "BT-112", "Invoice total amount with VAT")
+	need(t.AmountDue.Valid(), "BT-115", "Amount due for payment")
+	need(len(inv.VATBreakdown) > 0, "BG-23", "VAT breakdown")
+	need(len(inv.Lines) > 0, "BG-25", "Invoice line")
+	return out
+}

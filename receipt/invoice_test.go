@@ -1,0 +1,81 @@
+package receipt
+
+import (
+	"slices"
+	"testing"
+)
+
+const invoiceText = `Muster Software GmbH
+Hauptstraße 5
+50667 Köln
+Tel. 0221 987654 · rechnung@muster-software.de
+Stadtverwaltung Bonn
+Berliner Platz 2
+53111 Bonn
+Rechnung
+Rechnungsnummer: RE-2026-0042
+Rechnungsdatum: 02.11.2026
+Leitweg-ID: 04011000-12345-03
+Pos. Bezeichnung Menge Einzelpreis Betrag
+Beratung 2 x 120,00 240,00
+Lizenz Jahresabo 1 x 360,00 360,00
+Nettobetrag 600,00 EUR
+USt 19% 600,00 114,00 714,00
+Gesamtbetrag 714,00 EUR
+Zahlbar bis 16.11.2026 ohne Abzug.
+IBAN DE02 1203 0000 0000 2020 51 · BIC BYLADEM1001
+USt-IdNr. DE123456789 · Steuernummer 215/5739/0123`
+
+// TestParseInvoice: a typical German invoice's text becomes InvoiceData with only the
+// terms it does not show missing.
+func TestParseInvoice(t *testing.T) {
+	inv := ParseInvoice(invoiceText, now)
+	complete(inv)
+	if inv.Number != "RE-2026-0042" || inv.IssueDate != "2026-11-02" || inv.DueDate != "2026-11-16" || inv.BuyerReference != "04011000-12345-03" || inv.Currency != "EUR" {
+		t.Errorf("header %q %q %q %q", inv.Number, inv.IssueDate, inv.DueDate, inv.BuyerReference)
+	}
+	if s := inv.Seller; s.Name != "Muster Software GmbH" || s.Address.Line1 != "Hauptstraße 5" || s.Address.PostCode != "50667" || s.VATID != "DE123456789" || s.TaxNumber != "215/5739/0123" || s.Contact.Email != "rechnung@muster-software.de" {
+		t.Errorf("seller %+v", s)
+	}
+	if b := inv.Buyer; b.Name != "Stadtverwaltung Bonn" || b.Address.City != "Bonn" || b.Address.Line1 != "Berliner Platz 2" {
+		t.Errorf("buyer %+v", b)
+	}
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE02120300000000202051" || ct[0].ServiceProvider != "BYLADEM1001" || inv.Payment.MeansCode != "58" {
+		t.Errorf("payment %+v", inv.Payment)
+	}
+	tt := inv.Totals
+	if tt.NetTotal.String() != "600.00" || tt.VATTotal.String() != "114.00" || tt.GrossTotal.String() != "714.00" || tt.AmountDue.String() != "714.00" || tt.LineTotal.String() != "600.00" {
+		t.Errorf("totals %+v", tt)
+	}
+	if len(inv.VATBreakdown) != 1 || inv.VATBreakdown[0].Rate.String() != "19" || inv.VATBreakdown[0].Category != "S" {
+		t.Errorf("vat %+v", inv.VATBreakdown)
+	}
+	if len(inv.Lines) != 2 || inv.Lines[0].Item.Name != "Beratung" || inv.Lines[0].Quantity.String() != "2" || inv.Lines[0].Price.Net.String() != "120.00" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+	var bts []string
+	for _, m := range Missing(inv) {
+		bts = append(bts, m.BT)
+	}
+	if want := []string{"BT-34", "BT-41", "BT-49"}; !slices.Equal(bts, want) {
+		t.Errorf("missing %v, want %v", bts, want)
+	}
+	if !validIBAN("DE02120300000000202051") || validIBAN("DE02120300000000202052") {
+		t.Error("IBAN check digits")
+	}
+}
+
+// FuzzParseInvoice: any text reads into an invoice without panic; any model answer decodes
+// or is refused.
+func FuzzParseInvoice(f *testing.F) {
+	f.Add(invoiceText, `{"number":"1","seller":{},"buyer":{},"lines":[]}`)
+	f.Add("IBAN DE00 0000\nLeitweg-ID 991-0-00", `{"grossTotal":1e300}`)
+	f.Fuzz(func(t *testing.T, text, answer string) {
+		inv := ParseInvoice(text, now)
+		complete(inv)
+		Missing(inv)
+		if m, err := decodeInvoice([]byte(answer)); err == nil && m == nil {
+			t.Error("nil answer without error")
+		}
+	})
+}
