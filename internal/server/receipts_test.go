@@ -385,7 +385,9 @@ func TestXRechnungExtract(t *testing.T) {
 	// With a language model: its fields fill what the text lacks; the answer says so.
 	answer := `{"number":"RE-2026-0042","issueDate":"2026-11-02","dueDate":"2026-11-16","currency":"EUR","buyerReference":"04011000-12345-03","paymentTerms":"","seller":{"name":"Muster Software GmbH","street":"Hauptstraße 5","postCode":"50667","city":"Köln","country":"DE","vatId":"DE123456789","taxNumber":"","email":"rechnung@muster-software.de","phone":"0221 987654","contactName":"Erika Muster"},"buyer":{"name":"Stadtverwaltung Bonn","street":"Berliner Platz 2","postCode":"53111","city":"Bonn","country":"DE","vatId":"","taxNumber":"","email":"","phone":"","contactName":""},"iban":"DE02120300000000202051","bic":"BYLADEM1001","netTotal":600,"vatTotal":114,"grossTotal":714,"vatBreakdown":[{"rate":19,"net":600,"vat":114,"gross":714}],"lines":[{"name":"Beratung","quantity":2,"unitPrice":120,"netAmount":240,"vatRate":19},{"name":"Lizenz Jahresabo","quantity":1,"unitPrice":360,"netAmount":360,"vatRate":19}]}`
 	model := fakeModel(t, answer, 0, nil)
-	withModel := newTestEnv(t, func(c *Config) { c.Model = llm.New(llm.Config{BaseURL: model.URL + "/v1", APIKey: "sk-test", Model: "m"}) })
+	withModel := newTestEnv(t, func(c *Config) {
+		c.Model = llm.New(llm.Config{BaseURL: model.URL + "/v1", APIKey: "sk-test", Model: "m"})
+	})
 	r = decode(t, withModel.upload("/api/xrechnung/extract", [2]any{"file", pdf}))
 	inv, _ = r["invoice"].(map[string]any)
 	if r["aiExtractionUsed"] != true || r["source"] != "LLM" || inv["seller"].(map[string]any)["contact"].(map[string]any)["name"] != "Erika Muster" || strings.Contains(fmt.Sprint(r["missingFields"]), "BT-41") {
