@@ -13,6 +13,7 @@ import (
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/llm"
+	"github.com/papierkram/papierkram/pdf"
 )
 
 // OCR reads text from images (engine/tesseract).
@@ -37,10 +38,11 @@ type Extractor struct {
 
 // Limits of the pipeline.
 const (
-	maxPDFPages   = 3   // a receipt is short; the first pages carry its figures
-	renderDPI     = 300 // scanned PDFs are rendered at Tesseract's preferred resolution
-	minPDFLetters = 30  // fewer letters in a PDF's text layer means it is a scan
-	lowConfidence = 55  // below this mean word confidence the orientation is checked
+	maxPDFPages   = 3    // a receipt is short; the first pages carry its figures
+	renderDPI     = 300  // scanned PDFs are rendered at Tesseract's preferred resolution
+	maxRenderSide = 3600 // pixels on a rendered page's longer side
+	minPDFLetters = 30   // fewer letters in a PDF's text layer means it is a scan
+	lowConfidence = 55   // below this mean word confidence the orientation is checked
 )
 
 // Kind is a file's kind as the pipeline sees it.
@@ -92,7 +94,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 		image []byte // what a vision model sees
 	)
 	if kind == KindPDF {
-		text, image, ocrC, src, err = e.readPDF(ctx, data)
+		text, image, q, ocrC, src, err = e.readPDF(ctx, data)
 	} else {
 		text, image, q, ocrC, err = e.readImage(ctx, data)
 	}
@@ -131,37 +133,41 @@ func finish(r *Result, now time.Time) {
 
 func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
 
-// readPDF takes a PDF's own text, or renders and reads its pages when it is a scan.
-func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img []byte, conf float64, src string, err error) {
+// readPDF takes a PDF's own text, or renders its first page and reads it like a photo
+// (quality, deskew, orientation, OCR) when it is a scan.
+func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img []byte, q Quality, conf float64, src string, err error) {
 	if e.PDF == nil {
-		return "", nil, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
+		return "", nil, q, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
 	}
-	pages, err := e.PDF.Text(ctx, data, 1, maxPDFPages, false)
+	d, err := pdf.Read(data)
 	if err != nil {
-		// A shorter PDF: pdftotext refuses a last page beyond the end.
-		if pages, err = e.PDF.Text(ctx, data, 1, 1, false); err != nil {
-			return "", nil, 0, "", err
-		}
+		return "", nil, q, 0, "", err
+	}
+	sizes, err := d.PageSizes()
+	if err != nil || len(sizes) == 0 {
+		return "", nil, q, 0, "", fault.New(fault.InvalidPDF, "the PDF has no pages")
+	}
+	pages, err := e.PDF.Text(ctx, data, 1, min(maxPDFPages, len(sizes)), false)
+	if err != nil {
+		return "", nil, q, 0, "", err
 	}
 	text = strings.Join(pages, "\n")
-	imgs, rerr := e.PDF.Render(ctx, data, []int{1}, poppler.RenderOptions{DPI: renderDPI, Format: poppler.PNG})
+	// Render at up to 300 dpi, less for a long page (a receipt imported at its pixel size),
+	// so that the image stays within what OCR reads in a second or two.
+	longest := max(sizes[0].Width, sizes[0].Height)
+	dpi := max(36, min(renderDPI, int(maxRenderSide*72/longest)))
+	imgs, rerr := e.PDF.Render(ctx, data, []int{1}, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
 	if rerr == nil && len(imgs) > 0 {
 		img = imgs[0]
 	}
 	if letters(text) >= minPDFLetters {
-		return text, img, 0, "PDF_TEXT", nil
+		return text, img, q, 0, "PDF_TEXT", nil
 	}
 	if rerr != nil {
-		return "", nil, 0, "", rerr
+		return "", nil, q, 0, "", rerr
 	}
-	if e.OCR == nil {
-		return "", nil, 0, "", fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
-	}
-	p, err := e.OCR.Read(ctx, img, tesseract.Options{})
-	if err != nil {
-		return "", nil, 0, "", err
-	}
-	return p.Text, img, p.Confidence, "OCR", nil
+	text, img, q, conf, err = e.readImage(ctx, img)
+	return text, img, q, conf, "OCR", err
 }
 
 // viewable: browsers show these formats (TIFF they do not).

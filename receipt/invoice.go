@@ -55,7 +55,7 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		image     []byte
 	)
 	if kind == KindPDF {
-		text, image, _, src, err = e.readPDF(ctx, data)
+		text, image, _, _, src, err = e.readPDF(ctx, data)
 	} else {
 		text, image, _, _, err = e.readImage(ctx, data)
 	}

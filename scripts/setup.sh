@@ -10,12 +10,13 @@ packages=(
   ghostscript
   poppler-utils
   qpdf
-  tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng
+  tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-osd
   # fonts: the curated pool and the metric-compatible substitutes
   fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
   fonts-dejavu-core fonts-noto-core
   # tools the tests check outputs with
   libxml2-utils libimage-exiftool-perl openssl ca-certificates
+  webp
 )
 
 missing=()
