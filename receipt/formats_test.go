@@ -64,3 +64,19 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestOrientation: a receipt photographed sideways is turned upright before it is read.
+func TestOrientation(t *testing.T) {
+	g, _ := corpusImage(t)
+	sideways, err := encodePNG(turn(g, 90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newExtractor(t).Extract(t.Context(), sideways, "sideways.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Quality.Rotated != 270 || r.Data.Gross.String() != "24.23" {
+		t.Errorf("rotated %d, total %s", r.Quality.Rotated, r.Data.Gross)
+	}
+}
