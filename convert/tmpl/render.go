@@ -91,7 +91,7 @@ func parse(src string) ([]node, error) {
 	return stack[0].nodes, nil
 }
 
-var helpers = map[string]bool{"money": true, "number": true, "date": true, "qr": true, "image": true, "upper": true, "lower": true}
+var helpers = map[string]bool{"money": true, "number": true, "date": true, "qr": true, "barcode": true, "image": true, "upper": true, "lower": true}
 
 // parseValue reads {{name}} or {{helper name arg...}}; arguments may be quoted.
 func parseValue(tag string) (*valueTag, error) {
@@ -254,6 +254,16 @@ func (r *renderer) value(t *valueTag, sc Scope) (string, error) {
 			return "", fault.New(fault.InvalidInput, "template: qr of %s: %v", t.name, err)
 		}
 		return fmt.Sprintf(`<img class="qr" width="%d" height="%d" alt="QR code" src="data:image/png;base64,%s">`, size, size, base64.StdEncoding.EncodeToString(png)), nil
+	case "barcode":
+		s := Format(v)
+		if s == "" {
+			return "", nil
+		}
+		svg, err := barcode(s, strings.ToLower(arg(0)), arg(1))
+		if err != nil {
+			return "", fault.New(fault.InvalidInput, "template: barcode of %s: %v", t.name, err)
+		}
+		return svg, nil
 	case "image":
 		s := Format(v)
 		if s == "" {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/oned"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/papierkram/papierkram/engine/office"
@@ -254,4 +255,37 @@ func TestDocumentsGenerateAsync(t *testing.T) {
 		t.Errorf("failed job: %v", failed)
 	}
 	wantProblem(t, plain.do("GET", failed["resultUrl"].(string), testKey, nil), 409, "conflict")
+}
+
+// TestDocumentsBarcode: {{barcode}} draws Code 128 and EAN-13 that a reader decodes back.
+func TestDocumentsBarcode(t *testing.T) {
+	e := newTestEnv(t)
+	for _, c := range []struct {
+		tpl, value string
+		reader     gozxing.Reader
+	}{
+		{`<p>Lieferschein</p>{{barcode number}}`, "LS-2026/00042", oned.NewCode128Reader()},
+		{`<p>Artikel</p>{{barcode gtin "ean13" 80}}`, "4006381333931", oned.NewEAN13Reader()},
+	} {
+		body, _ := json.Marshal(map[string]any{"html": c.tpl, "data": map[string]any{"number": c.value, "gtin": c.value}})
+		out := pdfBody(t, e.do("POST", "/api/documents/generate", testKey, body))
+		dir := t.TempDir()
+		testtool.Run(t, "pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile", testtool.File(t, "doc.pdf", out), filepath.Join(dir, "p"))
+		fh, err := os.Open(filepath.Join(dir, "p.png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bmp, _ := gozxing.NewBinaryBitmapFromImage(img)
+		res, err := c.reader.Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true})
+		if err != nil || res.GetText() != c.value {
+			t.Errorf("%s: decoded %v, %v", c.value, res, err)
+		}
+	}
+	wantProblem(t, e.do("POST", "/api/documents/generate", testKey, `{"html":"{{barcode x \"ean13\"}}","data":{"x":"12ab"}}`), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/api/documents/generate", testKey, `{"html":"{{barcode x \"pdf417\"}}","data":{"x":"1"}}`), 400, "invalid_input")
 }
