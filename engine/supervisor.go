@@ -162,9 +162,14 @@ func (s *Supervisor) Start(ctx context.Context) error {
 // Worker is what a job gets: its process (nil for process-per-job programs) and a temporary
 // directory of its own.
 type Worker struct {
-	proc Process
-	dir  string
+	proc   Process
+	dir    string
+	retire string
 }
+
+// Retire asks for the job's process to be replaced once the job ends, whatever its outcome:
+// for a job that leaves state in the process that no later job may see.
+func (w *Worker) Retire(why string) { w.retire = why }
 
 // Process is the pool process the job runs on, or nil.
 func (w *Worker) Process() Process { return w.proc }
@@ -237,7 +242,8 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 	jctx, cancel := context.WithTimeout(ctx, s.cfg.JobTimeout)
 	defer cancel()
 	start := time.Now()
-	err = s.call(jctx, job, &Worker{proc: sl.proc, dir: dir})
+	w := &Worker{proc: sl.proc, dir: dir}
+	err = s.call(jctx, job, w)
 	s.durations.Observe(time.Since(start).Seconds())
 	s.jobsN.Add(1)
 
@@ -269,6 +275,8 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 			s.retire(sl, "job did not finish")
 		case err != nil && sl.proc.Healthy(context.WithoutCancel(ctx)) != nil:
 			s.retire(sl, "unhealthy after a failed job")
+		case w.retire != "":
+			s.retire(sl, w.retire)
 		case s.cfg.MaxJobs > 0 && sl.jobs >= s.cfg.MaxJobs:
 			s.retire(sl, "recycled after max jobs")
 		}

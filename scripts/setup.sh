@@ -13,22 +13,34 @@ packages=(
   tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-osd
   # fonts: the curated pool and the metric-compatible substitutes
   fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
-  fonts-dejavu-core fonts-noto-core
+  fonts-dejavu-core fonts-noto-core fonts-noto-cjk
   # tools the tests check outputs with
   libxml2-utils libimage-exiftool-perl openssl ca-certificates
   webp
 )
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+# fontconfig aliases of our own (core and CJK stand-ins), refreshed when they change.
+install_fontconfig() {
+  local src dst
+  src="$(dirname "$0")/fontconfig/65-papierkram.conf"
+  dst=/etc/fonts/conf.d/65-papierkram.conf
+  if ! cmp -s "$src" "$dst" 2>/dev/null; then
+    $sudo install -m 0644 "$src" "$dst"
+    command -v fc-cache >/dev/null && $sudo fc-cache -f >/dev/null 2>&1 || true
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [ "$status" = "install ok installed" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+if [ ${#missing[@]} -eq 0 ]; then install_fontconfig; exit 0; fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >/dev/null
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_fontconfig

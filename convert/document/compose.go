@@ -77,7 +77,7 @@ func Compose(ctx context.Context, e Engines, r *ComposeRequest) ([]byte, error) 
 			if e.Office == nil {
 				return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
 			}
-			docs[i], err = docx.ToPDF(ctx, e.Office, docx.Request{Document: p.DOCX, Filename: "part.docx", Variables: p.Data})
+			docs[i], err = docx.ToPDF(ctx, e.Office, docx.Request{Document: p.DOCX, Filename: "part.docx", Variables: p.Data, Fonts: r.Fonts})
 		}
 		if err != nil {
 			return nil, fmt.Errorf("part %d: %w", i+1, err)

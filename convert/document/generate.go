@@ -128,16 +128,23 @@ func GenerateWord(ctx context.Context, o *office.Office, r *Request, template []
 		return nil, fault.New(fault.InvalidInput, "a watermark is for HTML templates; put it into the Word template")
 	}
 	if to == "docx" {
-		return docx.Fill(template, r.Data)
+		filled, err := docx.Fill(template, r.Data)
+		if err != nil {
+			return nil, err
+		}
+		return docx.EmbedFonts(filled, r.Fonts)
 	}
 	if o == nil {
 		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
 	}
 	if to == "pdf" {
-		return docx.ToPDF(ctx, o, docx.Request{Document: template, Filename: "template.docx", Variables: r.Data, PDFA: r.OutputProfile == "PDF/A-3b"})
+		return docx.ToPDF(ctx, o, docx.Request{Document: template, Filename: "template.docx", Variables: r.Data, PDFA: r.OutputProfile == "PDF/A-3b", Fonts: r.Fonts})
 	}
 	filled, err := docx.Fill(template, r.Data)
 	if err != nil {
+		return nil, err
+	}
+	if filled, err = docx.EmbedFonts(filled, r.Fonts); err != nil {
 		return nil, err
 	}
 	return o.Convert(ctx, office.Job{Document: filled, Ext: "docx"}, to)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -19,6 +20,9 @@ type Request struct {
 	// TrackChanges "visualize" shows tracked changes as markup; "" or "accept" accepts them.
 	TrackChanges string
 	HideComments bool
+	// Fonts are the caller's uploaded fonts; those the document names are embedded in it
+	// (.docx and .docm), so that LibreOffice draws with them.
+	Fonts []convert.FontFace
 }
 
 // Kind names a word-processing document by its bytes (and the file name's extension to
@@ -61,6 +65,9 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 	case kind == "docx" || kind == "docm":
 		// Open checks the package (zip bomb, damage) even without variables.
 		if doc, err = Fill(doc, r.Variables); err != nil {
+			return nil, err
+		}
+		if doc, err = EmbedFonts(doc, r.Fonts); err != nil {
 			return nil, err
 		}
 	case len(r.Variables) > 0:

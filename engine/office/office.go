@@ -1,7 +1,9 @@
 package office
 
 import (
+	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	_ "embed"
@@ -161,6 +163,11 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		if err := os.WriteFile(in, j.Document, 0o600); err != nil {
 			return err
 		}
+		if embedsFonts(j.Document) {
+			// LibreOffice keeps a document's embedded fonts for the rest of the process's
+			// life: no later document (another key's) may draw with them.
+			w.Retire("the document brought embedded fonts")
+		}
 		proc := w.Process().(*process)
 		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets, Filter: filter})
 		if err != nil {
@@ -187,6 +194,20 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		return err
 	})
 	return out, err
+}
+
+// embedsFonts tells whether an OOXML or ODF package carries fonts (word/fonts/, Fonts/).
+func embedsFonts(doc []byte) bool {
+	z, err := zip.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	if err != nil {
+		return false
+	}
+	for _, f := range z.File {
+		if strings.HasPrefix(f.Name, "word/fonts/") || strings.HasPrefix(f.Name, "Fonts/") {
+			return true
+		}
+	}
+	return false
 }
 
 func clip(s string) string {

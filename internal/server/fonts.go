@@ -44,9 +44,15 @@ type FontList struct {
 // The base pool installed by scripts/setup.sh, and fontconfig's stand-ins from those
 // packages.
 var (
-	fontPool      = []string{"Liberation Sans", "Liberation Serif", "Liberation Mono", "Carlito", "Caladea", "DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "Noto Sans", "Noto Serif"}
+	fontPool = []string{"Liberation Sans", "Liberation Serif", "Liberation Mono", "Carlito", "Caladea", "DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "Noto Sans", "Noto Serif",
+		"Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Serif CJK SC", "Noto Serif CJK TC", "Noto Serif CJK JP", "Noto Serif CJK KR"}
+	// The CJK stand-ins are our fontconfig aliases (scripts/fontconfig), the others
+	// fontconfig's own metric aliases.
 	substitutions = []Substitution{{"Calibri", "Carlito"}, {"Cambria", "Caladea"}, {"Arial", "Liberation Sans"}, {"Helvetica", "Liberation Sans"},
-		{"Times New Roman", "Liberation Serif"}, {"Times", "Liberation Serif"}, {"Courier New", "Liberation Mono"}, {"Courier", "Liberation Mono"}}
+		{"Times New Roman", "Liberation Serif"}, {"Times", "Liberation Serif"}, {"Courier New", "Liberation Mono"}, {"Courier", "Liberation Mono"},
+		{"Microsoft YaHei", "Noto Sans CJK SC"}, {"SimHei", "Noto Sans CJK SC"}, {"SimSun", "Noto Serif CJK SC"}, {"Microsoft JhengHei", "Noto Sans CJK TC"},
+		{"PMingLiU", "Noto Serif CJK TC"}, {"MS Gothic", "Noto Sans CJK JP"}, {"Meiryo", "Noto Sans CJK JP"}, {"Yu Gothic", "Noto Sans CJK JP"},
+		{"MS Mincho", "Noto Serif CJK JP"}, {"Malgun Gothic", "Noto Sans CJK KR"}, {"Batang", "Noto Serif CJK KR"}}
 	fontUpload = form{
 		{Name: "file", Doc: "A TrueType (.ttf) or OpenType (.otf) font.", File: true, Required: true, Types: []string{"font/ttf", "font/otf"}},
 		{Name: "name", Doc: "Name to manage it by; default the file name without extension."},

@@ -1,12 +1,16 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
 	"strings"
 	"testing"
 
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 
+	"github.com/papierkram/papierkram/internal/testoffice"
 	"github.com/papierkram/papierkram/internal/testtool"
 	"github.com/papierkram/papierkram/store"
 )
@@ -44,6 +48,22 @@ func TestFonts(t *testing.T) {
 	if f := testtool.Run(t, "pdffonts", testtool.File(t, "o.pdf", otherPDF)); strings.Contains(f, "Go-") {
 		t.Errorf("another key's render used the font:\n%s", f)
 	}
+	// Word documents of the key are drawn with its fonts too (embedded into the .docx for
+	// LibreOffice); another key's are not.
+	word := testoffice.Docx(`<w:p><w:r><w:rPr><w:rFonts w:ascii="Go" w:hAnsi="Go"/></w:rPr><w:t>Hallo in Go</w:t></w:r></w:p>`, nil, nil)
+	wordPDF := pdfBody(t, e.postParts("/v1/convert/word-to-pdf", "go.docx", word))
+	if f := testtool.Run(t, "pdffonts", testtool.File(t, "w.pdf", wordPDF)); !strings.Contains(f, "GoRegular") && !strings.Contains(f, "Go-Regular") {
+		t.Errorf("the Word conversion did not use the key's font:\n%s", f)
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("document", "go.docx")
+	fw.Write(word)
+	mw.Close()
+	otherWord := pdfBody(t, e.do("POST", "/v1/convert/word-to-pdf", other, &buf, "Content-Type", mw.FormDataContentType()))
+	if f := testtool.Run(t, "pdffonts", testtool.File(t, "ow.pdf", otherWord)); strings.Contains(f, "GoRegular") || strings.Contains(f, "Go-Regular") {
+		t.Errorf("another key's Word conversion used the font:\n%s", f)
+	}
 	if res := e.do("DELETE", "/api/fonts/go-bold", testKey, nil); res.StatusCode != 204 {
 		t.Errorf("delete: %d", res.StatusCode)
 	}
@@ -56,4 +76,36 @@ func anyStrings(v any) []string {
 		out = append(out, x.(string))
 	}
 	return out
+}
+
+// TestFontPoolIsReal: every family GET /api/fonts lists is installed, every substitution is
+// what fontconfig picks, and CJK text (in a Windows family) prints with Noto CJK embedded.
+func TestFontPoolIsReal(t *testing.T) {
+	for _, f := range fontPool {
+		if out := testtool.Run(t, "fc-list", ":family="+f, "family"); !strings.Contains(out, f) {
+			t.Errorf("pool family %q is not installed", f)
+		}
+	}
+	for _, s := range substitutions {
+		if out := testtool.Run(t, "fc-match", "-f", "%{family}", s.Requested); !strings.Contains(out, s.Used) {
+			t.Errorf("%s is drawn with %q, not %s", s.Requested, out, s.Used)
+		}
+	}
+	e := newTestEnv(t)
+	body, _ := json.Marshal(map[string]any{"html": `<p style="font-family:'Microsoft YaHei'">发票 请求</p><p style="font-family:'MS Mincho'">請求書</p><p style="font-family:'Malgun Gothic'">청구서</p>`})
+	pdf := pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, body))
+	if text := testtool.Text(t, pdf); !strings.Contains(text, "发票 请求") || !strings.Contains(text, "請求書") || !strings.Contains(text, "청구서") {
+		t.Errorf("text %q", text)
+	}
+	// Chromium embeds the CFF-based Noto CJK as Type 3 fonts (outlines, with ToUnicode):
+	// every font must be embedded.
+	fonts := strings.Split(strings.TrimSpace(testtool.Run(t, "pdffonts", testtool.File(t, "cjk.pdf", pdf))), "\n")[2:]
+	for _, f := range fonts {
+		if fields := strings.Fields(f); len(fields) < 5 || fields[len(fields)-5] != "yes" {
+			t.Errorf("not embedded: %s", f)
+		}
+	}
+	if len(fonts) == 0 {
+		t.Error("no fonts")
+	}
 }

@@ -101,6 +101,9 @@ func (s *Server) registerOffice() {
 		if req.PDFA, err = pdfaProfile(u); err != nil {
 			return nil, err
 		}
+		if req.Fonts, err = s.keyFonts(ctx); err != nil {
+			return nil, err
+		}
 		pdf, err := docx.ToPDF(ctx, s.cfg.Office, req)
 		if err != nil {
 			return nil, err
