@@ -6,8 +6,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
 )
 
