@@ -12,6 +12,7 @@ import (
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/testoffice"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
@@ -76,4 +77,23 @@ func TestEmbedFonts(t *testing.T) {
 	if st := o.Supervisor().Stats(); st.Restarts < 1 {
 		t.Errorf("restarts %d", st.Restarts)
 	}
+}
+
+// FuzzEmbedFonts: any package either gets the font or is refused as the caller's fault.
+func FuzzEmbedFonts(f *testing.F) {
+	f.Add(testoffice.Docx(`<w:p><w:r><w:rPr><w:rFonts w:ascii="Go"/></w:rPr><w:t>x</w:t></w:r></w:p>`, nil, nil))
+	f.Add(testoffice.Docx(`<w:p/>`, map[string][]byte{"word/fontTable.xml": []byte(`<w:fonts xmlns:w="` + nsW + `"><w:font w:name="Go"><w:embedBold/></w:font></w:fonts>`)}, nil))
+	faces := []convert.FontFace{{Family: "Go", Weight: 400, Data: goregular.TTF[:64]}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := EmbedFonts(data, faces)
+		if err != nil {
+			if fault.CodeOf(err) != fault.InvalidInput {
+				t.Fatalf("code %s: %v", fault.CodeOf(err), err)
+			}
+			return
+		}
+		if _, err := Open(out); err != nil && !bytes.Equal(out, data) {
+			t.Fatalf("the result does not open: %v", err)
+		}
+	})
 }
