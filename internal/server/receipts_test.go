@@ -281,6 +281,13 @@ func TestReceiptsToDocument(t *testing.T) {
 	if res.StatusCode != 200 || r["format"] != "DOCX" || !bytes.HasPrefix(docx, []byte("PK")) {
 		t.Errorf("docx: %d %v", res.StatusCode, r["format"])
 	}
+	// A stored template gets the same data.
+	decode(t, e.uploadAs(testKey, "/api/templates", [2]any{"@file", []byte(`<html><body><h1>Beleg {{issuer}}</h1><p>{{date date}}: {{money gross}} ({{skr04}})</p>{{image image}}</body></html>`)}, [2]any{"name", "beleg"}))
+	r = decode(t, e.upload("/api/receipts/to-document?templateName=beleg", [2]any{"file", scan(t, "toom_04042020_03_04877.jpg")}))
+	own, _ := base64.StdEncoding.DecodeString(fmt.Sprint(r["file"]))
+	if text := testtool.Text(t, own); !strings.Contains(text, "Beleg toom") || !strings.Contains(text, "04.04.2020: 48,77 €") || !strings.Contains(text, "(6845)") {
+		t.Errorf("stored template report:\n%s", text)
+	}
 	wantProblem(t, e.upload("/api/receipts/to-document?templateName=nope", [2]any{"file", scan(t, "toom_04042020_03_04877.jpg")}), 404, "not_found")
 }
 
