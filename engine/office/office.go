@@ -173,6 +173,15 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		if err != nil {
 			return err
 		}
+		if !r.OK && r.Kind != "crashed" && (r.Kind != "load" && r.Kind != "encrypted" || unoTransport(r.Error)) {
+			// A soffice killed mid-job shows first as a UNO error from the bridge ("illegal
+			// object given", "DisposedException"); its exit follows a moment later. Wait for
+			// it, so that the caller hears "retry" rather than "your document is bad".
+			select {
+			case <-proc.office.Done():
+			case <-time.After(time.Second):
+			}
+		}
 		if !r.OK && (r.Kind == "crashed" || proc.Healthy(ctx) != nil) {
 			proc.log.Warn("office process failed during a conversion", "kind", r.Kind, "error", clip(r.Error), "stderr", clip(proc.stderr.String()))
 			proc.Stop() // the supervisor's health check then replaces it
@@ -194,6 +203,16 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		return err
 	})
 	return out, err
+}
+
+// unoTransport: the bridge lost soffice (as opposed to soffice refusing a document).
+func unoTransport(msg string) bool {
+	for _, s := range []string{"DisposedException", "illegal object given", "Binary URP bridge", "broken pipe", "Connection"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // embedsFonts tells whether an OOXML or ODF package carries fonts (word/fonts/, Fonts/).
