@@ -245,6 +245,7 @@ func FuzzApply(f *testing.F) {
 // without options runs into the time limit while the pool stays usable.
 func TestMillionRows(t *testing.T) {
 	f := excelize.NewFile()
+	defer f.Close() // the stream writer spills to a temporary file
 	sw, err := f.NewStreamWriter("Sheet1")
 	if err != nil {
 		t.Fatal(err)

@@ -118,8 +118,15 @@ func (b *Browser) Start(ctx context.Context) error {
 		return err
 	}
 	b.dir = dir
+	// Chromium's own temporary files (its singleton socket directory, left behind when the
+	// browser is killed) go under the profile, which Stop removes.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
 	args := append(append([]string(nil), flags...), "--user-data-dir="+dir, "about:blank")
-	child, err := engine.StartProcess(ctx, engine.Command{Name: Binary, Args: args}, nil, nil)
+	child, err := engine.StartProcess(ctx, engine.Command{Name: Binary, Args: args, Env: []string{"TMPDIR=" + tmp}}, nil, nil)
 	if err != nil {
 		os.RemoveAll(dir)
 		return err

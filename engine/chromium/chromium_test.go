@@ -3,6 +3,8 @@ package chromium
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -128,5 +130,23 @@ func TestHungPageAndKilledBrowser(t *testing.T) {
 	}
 	if c.Supervisor().Stats().Restarts < 2 {
 		t.Fatalf("restarts %d", c.Supervisor().Stats().Restarts)
+	}
+}
+
+// TestBrowserLeavesNoTemporaryFiles: Chromium's own temporary files (its singleton socket
+// directory, which a killed browser leaves behind) live under the profile, and stopping the
+// browser removes them.
+func TestBrowserLeavesNoTemporaryFiles(t *testing.T) {
+	b := New()
+	if err := b.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	dir := b.dir
+	if m, _ := filepath.Glob(filepath.Join(dir, "tmp", "org.chromium.Chromium.*")); len(m) == 0 {
+		t.Error("chromium's temporary directory is not under the profile")
+	}
+	b.Stop()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the profile %s is still there: %v", dir, err)
 	}
 }
