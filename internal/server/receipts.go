@@ -83,6 +83,22 @@ func (s *Server) extract(ctx context.Context, keyID string, f *File) (*receipt.R
 	return r, nil
 }
 
+// extractUpload reads the receipt upload and extracts it; nothing found is a failure.
+func (s *Server) extractUpload(ctx context.Context) (*receipt.Result, error) {
+	u, err := receiptUpload.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.extract(ctx, keyFrom(ctx).ID, u.File("file"))
+	if err != nil {
+		return nil, err
+	}
+	if !r.Success {
+		return nil, failedExtraction(r, nil)
+	}
+	return r, nil
+}
+
 // failedExtraction is the 500 problem of a failed extraction, with the result's members.
 func failedExtraction(r *receipt.Result, cause error) error {
 	if r.Error == "" && cause != nil {
@@ -111,16 +127,9 @@ func (s *Server) registerReceipts() {
 		Summary: "Extract a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
 		Description: "Reads a receipt photo, scan or PDF: the PDF's own text, else OCR (Tesseract, German and English, straightened and turned upright), then the rules engine; with a language model configured the model reads the image too and its answer is reconciled with the printed figures (one AI credit). Answers the ReceiptExtractionResult. A file that is no supported image or PDF is 400; an extraction that finds nothing is 500 with code extraction_failed and the result's members (success false, error).",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *receipt.Result }, error) {
-		u, err := receiptUpload.read(ctx)
+		r, err := s.extractUpload(ctx)
 		if err != nil {
 			return nil, err
-		}
-		r, err := s.extract(ctx, keyFrom(ctx).ID, u.File("file"))
-		if err != nil {
-			return nil, err
-		}
-		if !r.Success {
-			return nil, failedExtraction(r, nil)
 		}
 		return &struct{ Body *receipt.Result }{r}, nil
 	}, up)
@@ -231,16 +240,9 @@ func (s *Server) registerReceipts() {
 		Summary: "Expense report from a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusNotFound, http.StatusInternalServerError},
 		Description: "Extracts the receipt and lays the figures, the VAT breakdown, the accounts and the receipt image out as an expense report (Spesenbeleg): PDF (Chromium) or DOCX (LibreOffice). templateName uses a stored HTML, zip or Word template instead of the built-in layout; it receives the data keys title, issuer, issuerAddress, issuerVatId, date, time, type, typeName, reference, currency, net, vatAmount, gross, vat (rate, net, vat, gross), items (description, quantity, total), hasItems, paymentMethod, paymentName, category, skr03, skr04, accountNote and image (a data: URL for {{image image}}). Answers ReceiptToDocumentResult: the document in Base64 under file, and the extraction.",
 	}, func(ctx context.Context, in *toDocumentQuery) (*struct{ Body ReceiptToDocumentResult }, error) {
-		u, err := receiptUpload.read(ctx)
+		r, err := s.extractUpload(ctx)
 		if err != nil {
 			return nil, err
-		}
-		r, err := s.extract(ctx, keyFrom(ctx).ID, u.File("file"))
-		if err != nil {
-			return nil, err
-		}
-		if !r.Success {
-			return nil, failedExtraction(r, nil)
 		}
 		title := in.Title
 		if strings.TrimSpace(title) == "" {
