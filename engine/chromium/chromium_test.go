@@ -3,9 +3,9 @@ package chromium
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
