@@ -48,6 +48,9 @@ type Request struct {
 	Filename string
 	Options  Options
 	PDFA     bool
+	// Fonts are the caller's uploaded fonts; those the workbook names are embedded (through
+	// an OpenDocument copy, as .xlsx cannot carry fonts), so that LibreOffice draws with them.
+	Fonts []convert.FontFace
 }
 
 // Kind names a workbook by its bytes and name: xlsx, xlsm or ods.
@@ -101,6 +104,23 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 		return nil, fault.New(fault.InvalidInput, "print options need an .xlsx or .xlsm workbook; this is a .%s file", kind)
 	}
 	join := r.Options.PageBetweenSheets != nil && !*r.Options.PageBetweenSheets
+	faces, err := usedFaces(doc, r.Fonts)
+	if err != nil {
+		return nil, err
+	}
+	if len(faces) > 0 {
+		// An .xlsx cannot carry fonts, an .ods can: LibreOffice writes the workbook as .ods
+		// (print settings included), the fonts go in, and the .ods is printed.
+		if kind != "ods" {
+			if doc, err = o.Convert(ctx, office.Job{Document: doc, Ext: kind}, "ods"); err != nil {
+				return nil, err
+			}
+			kind = "ods"
+		}
+		if doc, err = embedODS(doc, faces); err != nil {
+			return nil, err
+		}
+	}
 	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, JoinSheets: join})
 }
 

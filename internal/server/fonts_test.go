@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 
@@ -63,6 +64,17 @@ func TestFonts(t *testing.T) {
 	otherWord := pdfBody(t, e.do("POST", "/v1/convert/word-to-pdf", other, &buf, "Content-Type", mw.FormDataContentType()))
 	if f := testtool.Run(t, "pdffonts", testtool.File(t, "ow.pdf", otherWord)); strings.Contains(f, "GoRegular") || strings.Contains(f, "Go-Regular") {
 		t.Errorf("another key's Word conversion used the font:\n%s", f)
+	}
+	// Excel workbooks too (through an .ods copy that carries the fonts).
+	wb := excelize.NewFile()
+	st, _ := wb.NewStyle(&excelize.Style{Font: &excelize.Font{Family: "Go"}})
+	wb.SetCellValue("Sheet1", "A1", "Tabelle in Go")
+	wb.SetCellStyle("Sheet1", "A1", "A1", st)
+	wbBuf, _ := wb.WriteToBuffer()
+	wb.Close()
+	excelPDF := pdfBody(t, e.postParts("/v1/convert/excel-to-pdf", "go.xlsx", wbBuf.Bytes()))
+	if f := testtool.Run(t, "pdffonts", testtool.File(t, "x.pdf", excelPDF)); !strings.Contains(f, "GoRegular") && !strings.Contains(f, "Go-Regular") {
+		t.Errorf("the Excel conversion did not use the key's font:\n%s", f)
 	}
 	if res := e.do("DELETE", "/api/fonts/go-bold", testKey, nil); res.StatusCode != 204 {
 		t.Errorf("delete: %d", res.StatusCode)

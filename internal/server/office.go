@@ -169,6 +169,9 @@ func (s *Server) registerOffice() {
 		if req.PDFA, err = pdfaProfile(u); err != nil {
 			return nil, err
 		}
+		if req.Fonts, err = s.keyFonts(ctx); err != nil {
+			return nil, err
+		}
 		pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, req)
 		if err != nil {
 			return nil, err

@@ -115,7 +115,11 @@ func (s *Server) registerSpreadsheets() {
 			if s.cfg.Office == nil {
 				return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured")
 			}
-			pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: out, Filename: "filled.xlsx"})
+			fonts, err := s.keyFonts(ctx)
+			if err != nil {
+				return nil, err
+			}
+			pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: out, Filename: "filled.xlsx", Fonts: fonts})
 			if err != nil {
 				return nil, err
 			}
