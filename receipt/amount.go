@@ -56,6 +56,18 @@ func amounts(line string) []amount {
 	return out
 }
 
+// printed is the set of amounts (absolute, two decimals) a text shows: the evidence a
+// language model's figures are held against.
+func printed(text string) map[string]bool {
+	in := map[string]bool{}
+	for l := range strings.SplitSeq(text, "\n") {
+		for _, a := range amounts(l) {
+			in[a.v.Abs().StringFixed(2)] = true
+		}
+	}
+	return in
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // last is the last amount of a line, if any.

@@ -117,5 +117,3 @@ func rateAllowed(allowed []string, rate decimal.Decimal, country, date string) b
 	}
 	return false
 }
-
-func dec2(s string) decimal.Decimal { return decimal.RequireFromString(s) }

@@ -3,7 +3,6 @@ package receipt
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -78,10 +77,6 @@ func Sniff(data []byte) (Kind, error) {
 // file's fault (400); any other error means the extraction failed (500).
 func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (*Result, error) {
 	start := time.Now()
-	now := time.Now
-	if e.Now != nil {
-		now = e.Now
-	}
 	kind, err := Sniff(data)
 	if err != nil {
 		return nil, err
@@ -101,7 +96,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if err != nil {
 		return nil, err
 	}
-	r := Parse(text, now())
+	r := Parse(text, e.now())
 	r.Image = image
 	if kind == KindImage && viewable(data) {
 		r.Image = data
@@ -113,13 +108,20 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if e.Model != nil {
 		e.ask(ctx, r, image)
 	}
-	finish(r, now())
+	finish(r, e.now())
 	r.Success = r.Data.Gross.Valid() || r.Data.Date != "" || r.Data.Issuer != ""
 	if !r.Success {
 		r.Error = "no receipt data found in the file"
 	}
 	r.DurationMs = time.Since(start).Milliseconds()
 	return r, nil
+}
+
+func (e *Extractor) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
 }
 
 // finish derives what follows from the figures: accounts, checks, overall confidence.
@@ -218,7 +220,7 @@ func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte,
 					p, png, q.Rotated = p2, turned, rot
 				}
 			}
-		} else if err != nil && !errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		} else if ctx.Err() != nil {
 			return "", nil, q, 0, ctx.Err()
 		}
 	}

@@ -54,11 +54,11 @@ func TestFormats(t *testing.T) {
 	} {
 		start := time.Now()
 		r, err := e.Extract(t.Context(), data, "r."+name)
-		t.Logf("%s: %v, %d bytes, quality %+v", name, time.Since(start), len(data), r.Quality)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
+		t.Logf("%s: %v, %d bytes, quality %+v", name, time.Since(start), len(data), r.Quality)
 		if r.Data.Gross.String() != "26.42" || r.Data.Date != "2020-04-24" || r.Source != "OCR" {
 			t.Errorf("%s: total %s, date %s, source %s", name, r.Data.Gross, r.Data.Date, r.Source)
 		}

@@ -76,13 +76,6 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	return res, nil
 }
 
-func (e *Extractor) now() time.Time {
-	if e.Now != nil {
-		return e.Now()
-	}
-	return time.Now()
-}
-
 var (
 	invNumberRE = regexp.MustCompile(`(?i)(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s+(?:no\.?|number|#)|facture\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})`)
 	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
@@ -99,12 +92,7 @@ var (
 // ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,
 // plus the terms of an invoice: number, dates, Leitweg-ID, the two parties, bank account.
 func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
-	r := Parse(text, now)
-	p := &parser{lines: splitLines(r.Text), now: now}
-	p.lower = make([]string, len(p.lines))
-	for i, l := range p.lines {
-		p.lower[i] = strings.ToLower(l)
-	}
+	r, p := parse(text, now)
 	all := strings.Join(p.lines, "\n")
 	inv := &einvoice.Invoice{TypeCode: "380", Currency: r.Data.Currency}
 	if m := invNumberRE.FindStringSubmatch(all); m != nil {

@@ -117,12 +117,7 @@ func (e *Extractor) askInvoice(ctx context.Context, res *InvoiceResult, image []
 		return
 	}
 	res.LLM.Used, res.AIExtractionUsed, res.Source = true, true, "LLM"
-	inText := map[string]bool{}
-	for l := range strings.SplitSeq(res.Text, "\n") {
-		for _, a := range amounts(l) {
-			inText[a.v.Abs().StringFixed(2)] = true
-		}
-	}
+	inText := printed(res.Text)
 	inv := res.Invoice
 	set := func(dst *string, v string) {
 		if v = strings.TrimSpace(v); v != "" {

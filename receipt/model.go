@@ -159,12 +159,7 @@ func dec(f *float64) (einvoice.Decimal, bool) {
 // the rules found one with confidence: models misread digits as confidently as they read
 // them right, and the printed figure is the evidence.
 func reconcile(r *Result, m *modelReceipt) {
-	inText := map[string]bool{}
-	for l := range strings.SplitSeq(r.Text, "\n") {
-		for _, a := range amounts(l) {
-			inText[a.v.Abs().StringFixed(2)] = true
-		}
-	}
+	inText := printed(r.Text)
 	if g, ok := dec(m.Gross); ok && g.Value().Sign() > 0 {
 		rules := r.Data.Gross
 		switch {

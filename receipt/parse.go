@@ -21,6 +21,12 @@ const maxTextBytes = 256 << 10
 // language and country, each with a confidence. now is the clock for the plausibility of
 // dates. It never fails: what it cannot find stays empty with confidence 0.
 func Parse(text string, now time.Time) *Result {
+	r, _ := parse(text, now)
+	return r
+}
+
+// parse is Parse, also answering the parser (its lines), for the invoice rules.
+func parse(text string, now time.Time) (*Result, *parser) {
 	if len(text) > maxTextBytes {
 		text = text[:maxTextBytes]
 	}
@@ -50,12 +56,25 @@ func Parse(text string, now time.Time) *Result {
 	r.Country = p.country(r)
 	r.Data.Type, r.Confidence.Type = p.classify()
 	r.Details = p.details(r.Data.Type)
-	return r
+	return r, p
 }
 
 type parser struct {
 	lines, lower []string
 	now          time.Time
+
+	brandDone bool // brand and brandAt are found once: issuer and type both ask
+	brand     *brand
+	brandAt   int
+}
+
+// knownBrand is the brand the text names earliest, and where.
+func (p *parser) knownBrand() (*brand, int) {
+	if !p.brandDone {
+		p.brand, p.brandAt = findBrand(strings.Join(p.lower, "\n"))
+		p.brandDone = true
+	}
+	return p.brand, p.brandAt
 }
 
 // splitLines splits text into trimmed, non-empty lines, and joins a line that is only an
@@ -240,7 +259,7 @@ var rateRE = regexp.MustCompile(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 func (p *parser) vatBreakdown() []VATLine {
 	out := []VATLine{}
 	seen := map[string]bool{}
-	for i, l := range p.lines {
+	for _, l := range p.lines {
 		m := rateRE.FindStringSubmatchIndex(l)
 		if m == nil {
 			continue
@@ -268,7 +287,6 @@ func (p *parser) vatBreakdown() []VATLine {
 			continue
 		}
 		seen[k] = true
-		_ = i
 		out = append(out, line)
 	}
 	return out
@@ -512,7 +530,7 @@ func (p *parser) payment() string {
 	case transfRE.MatchString(all):
 		return Transfer
 	}
-	return UnknownPaid
+	return ""
 }
 
 // itemRE is an item line: a description, an optional quantity × price, the line total and
@@ -628,7 +646,7 @@ func (p *parser) issuer() (Issuer, float64) {
 		}
 	}
 	conf := 0.0
-	if b, pos := findBrand(all); b != nil {
+	if b, pos := p.knownBrand(); b != nil {
 		is.Name, conf = b.name, 0.9
 		if pos > len(all)/2 {
 			conf = 0.8
@@ -737,6 +755,7 @@ func (p *parser) country(r *Result) string {
 func (p *parser) classify() (string, float64) {
 	all := strings.Join(p.lower, "\n")
 	best, score := CashReceipt, 0
+	b, _ := p.knownBrand()
 	for _, t := range Types {
 		s := 0
 		for _, w := range typeWords[t] {
@@ -744,7 +763,7 @@ func (p *parser) classify() (string, float64) {
 				s++
 			}
 		}
-		if b, _ := findBrand(all); b != nil && b.kind == t {
+		if b != nil && b.kind == t {
 			s += 2
 		}
 		if s > score {

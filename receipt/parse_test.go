@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"github.com/shopspring/decimal"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +145,7 @@ func TestChecksFail(t *testing.T) {
 		t.Errorf("checks %+v", r.Checks)
 	}
 	// 16 % held in Germany in the second half of 2020 only.
-	if !rateAllowed(vatRates["DE"], dec2("16"), "DE", "2020-08-01") || rateAllowed(vatRates["DE"], dec2("16"), "DE", "2021-08-01") {
+	if !rateAllowed(vatRates["DE"], decimal.RequireFromString("16"), "DE", "2020-08-01") || rateAllowed(vatRates["DE"], decimal.RequireFromString("16"), "DE", "2021-08-01") {
 		t.Error("16 % in 2020")
 	}
 }

@@ -23,12 +23,11 @@ var Types = []string{CashReceipt, Restaurant, Parking, Train, Flight, Bus, Taxi,
 
 // Payment methods.
 const (
-	Cash        = "CASH"
-	DebitCard   = "DEBIT_CARD"
-	CreditCard  = "CREDIT_CARD"
-	Mobile      = "MOBILE"
-	Transfer    = "BANK_TRANSFER"
-	UnknownPaid = ""
+	Cash       = "CASH"
+	DebitCard  = "DEBIT_CARD"
+	CreditCard = "CREDIT_CARD"
+	Mobile     = "MOBILE"
+	Transfer   = "BANK_TRANSFER"
 )
 
 // Data is one receipt as bookkeeping sees it: the element of the export arrays and the

@@ -121,6 +121,69 @@ func (p *Package) put(name string, data []byte) {
 	p.parts[name] = data
 }
 
+// newRels makes an empty relationships part.
+func newRels(d *etree.Document) { d.CreateElement("Relationships").CreateAttr("xmlns", nsRels) }
+
+// xmlPart parses a part, or makes it with create when the package lacks it.
+func (p *Package) xmlPart(name string, create func(*etree.Document)) (*etree.Document, error) {
+	d := etree.NewDocument()
+	if b, ok := p.parts[name]; ok {
+		if err := d.ReadFromBytes(b); err != nil || d.Root() == nil {
+			return nil, fault.New(fault.InvalidInput, "%s is not well-formed", name)
+		}
+		return d, nil
+	}
+	d.CreateProcInst("xml", `version="1.0" encoding="UTF-8" standalone="yes"`)
+	create(d)
+	return d, nil
+}
+
+func (p *Package) contentTypes() (*etree.Document, error) {
+	d := etree.NewDocument()
+	if err := d.ReadFromBytes(p.parts["[Content_Types].xml"]); err != nil || d.Root() == nil {
+		return nil, fault.New(fault.InvalidInput, "[Content_Types].xml is missing or not well-formed")
+	}
+	return d, nil
+}
+
+func (p *Package) declareDefault(ext, contentType string) error {
+	d, err := p.contentTypes()
+	if err != nil {
+		return err
+	}
+	for _, e := range d.Root().SelectElements("Default") {
+		if strings.EqualFold(e.SelectAttrValue("Extension", ""), ext) {
+			return nil
+		}
+	}
+	e := etree.NewElement("Default")
+	e.CreateAttr("Extension", ext)
+	e.CreateAttr("ContentType", contentType)
+	d.Root().InsertChildAt(0, e)
+	b, err := d.WriteToBytes()
+	if err != nil {
+		return err
+	}
+	p.put("[Content_Types].xml", b)
+	return nil
+}
+
+func (p *Package) declareOverride(part, contentType string) error {
+	d, err := p.contentTypes()
+	if err != nil {
+		return err
+	}
+	e := d.Root().CreateElement("Override")
+	e.CreateAttr("PartName", part)
+	e.CreateAttr("ContentType", contentType)
+	b, err := d.WriteToBytes()
+	if err != nil {
+		return err
+	}
+	p.put("[Content_Types].xml", b)
+	return nil
+}
+
 // templated are the parts whose text is filled: the body, headers, footers, notes.
 func (p *Package) templated() []string {
 	var out []string

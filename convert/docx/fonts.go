@@ -11,7 +11,6 @@ import (
 	"github.com/beevik/etree"
 
 	"github.com/papierkram/papierkram/convert"
-	"github.com/papierkram/papierkram/fault"
 )
 
 const (
@@ -60,9 +59,7 @@ func EmbedFonts(data []byte, faces []convert.FontFace) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rels, err := p.xmlPart("word/_rels/fontTable.xml.rels", func(d *etree.Document) {
-		d.CreateElement("Relationships").CreateAttr("xmlns", nsRels)
-	})
+	rels, err := p.xmlPart("word/_rels/fontTable.xml.rels", newRels)
 	if err != nil {
 		return nil, err
 	}
@@ -117,9 +114,7 @@ func EmbedFonts(data []byte, faces []convert.FontFace) ([]byte, error) {
 // fontTable is word/fontTable.xml, created (and related from the document) when missing.
 func (p *Package) fontTable() (*etree.Document, error) {
 	if _, ok := p.parts[fontTablePart]; !ok {
-		docRels, err := p.xmlPart("word/_rels/document.xml.rels", func(d *etree.Document) {
-			d.CreateElement("Relationships").CreateAttr("xmlns", nsRels)
-		})
+		docRels, err := p.xmlPart("word/_rels/document.xml.rels", newRels)
 		if err != nil {
 			return nil, err
 		}
@@ -141,66 +136,6 @@ func (p *Package) fontTable() (*etree.Document, error) {
 		root.CreateAttr("xmlns:w", nsW)
 		root.CreateAttr("xmlns:r", nsR)
 	})
-}
-
-// xmlPart parses a part, or makes it with create when the package lacks it.
-func (p *Package) xmlPart(name string, create func(*etree.Document)) (*etree.Document, error) {
-	d := etree.NewDocument()
-	if b, ok := p.parts[name]; ok {
-		if err := d.ReadFromBytes(b); err != nil || d.Root() == nil {
-			return nil, fault.New(fault.InvalidInput, "%s is not well-formed", name)
-		}
-		return d, nil
-	}
-	d.CreateProcInst("xml", `version="1.0" encoding="UTF-8" standalone="yes"`)
-	create(d)
-	return d, nil
-}
-
-func (p *Package) contentTypes() (*etree.Document, error) {
-	d := etree.NewDocument()
-	if err := d.ReadFromBytes(p.parts["[Content_Types].xml"]); err != nil || d.Root() == nil {
-		return nil, fault.New(fault.InvalidInput, "[Content_Types].xml is missing or not well-formed")
-	}
-	return d, nil
-}
-
-func (p *Package) declareDefault(ext, contentType string) error {
-	d, err := p.contentTypes()
-	if err != nil {
-		return err
-	}
-	for _, e := range d.Root().SelectElements("Default") {
-		if strings.EqualFold(e.SelectAttrValue("Extension", ""), ext) {
-			return nil
-		}
-	}
-	e := etree.NewElement("Default")
-	e.CreateAttr("Extension", ext)
-	e.CreateAttr("ContentType", contentType)
-	d.Root().InsertChildAt(0, e)
-	b, err := d.WriteToBytes()
-	if err != nil {
-		return err
-	}
-	p.put("[Content_Types].xml", b)
-	return nil
-}
-
-func (p *Package) declareOverride(part, contentType string) error {
-	d, err := p.contentTypes()
-	if err != nil {
-		return err
-	}
-	e := d.Root().CreateElement("Override")
-	e.CreateAttr("PartName", part)
-	e.CreateAttr("ContentType", contentType)
-	b, err := d.WriteToBytes()
-	if err != nil {
-		return err
-	}
-	p.put("[Content_Types].xml", b)
-	return nil
 }
 
 // fontElement is the font table's w:font for family, added when missing.

@@ -13,7 +13,6 @@ import (
 	"github.com/beevik/etree"
 
 	"github.com/papierkram/papierkram/convert"
-	"github.com/papierkram/papierkram/fault"
 )
 
 // Image is an image value of a placeholder. In variables it is written either as a string,
@@ -112,18 +111,9 @@ func (f *filler) loadRels() error {
 	if f.rels != nil {
 		return nil
 	}
-	doc := etree.NewDocument()
-	if b, ok := f.pkg.parts[f.relsName()]; ok {
-		if err := doc.ReadFromBytes(b); err != nil {
-			return fault.Wrap(fault.InvalidInput, err, "%s is not well-formed: %v", f.relsName(), err)
-		}
-	}
-	if doc.Root() == nil {
-		doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8" standalone="yes"`)
-		doc.CreateElement("Relationships").CreateAttr("xmlns", nsRels)
-	}
-	f.rels = doc
-	return nil
+	d, err := f.pkg.xmlPart(f.relsName(), newRels)
+	f.rels = d
+	return err
 }
 
 func (f *filler) saveRels() error {
@@ -135,28 +125,11 @@ func (f *filler) saveRels() error {
 	return nil
 }
 
-// ensureImageTypes declares the image extensions in [Content_Types].xml.
+// ensureImageTypes declares the image extensions in [Content_Types].xml. Content types it
+// cannot read are left as they are: LibreOffice decides about such a package.
 func (f *filler) ensureImageTypes() {
-	const name = "[Content_Types].xml"
-	doc := etree.NewDocument()
-	if doc.ReadFromBytes(f.pkg.parts[name]) != nil || doc.Root() == nil {
-		return
-	}
-	have := map[string]bool{}
-	for _, d := range doc.Root().SelectElements("Default") {
-		have[strings.ToLower(d.SelectAttrValue("Extension", ""))] = true
-	}
-	for ext, ct := range map[string]string{"png": "image/png", "jpeg": "image/jpeg"} {
-		if !have[ext] {
-			d := etree.NewElement("Default")
-			d.CreateAttr("Extension", ext)
-			d.CreateAttr("ContentType", ct)
-			doc.Root().InsertChildAt(0, d)
-		}
-	}
-	if b, err := doc.WriteToBytes(); err == nil {
-		f.pkg.put(name, b)
-	}
+	_ = f.pkg.declareDefault("png", "image/png")
+	_ = f.pkg.declareDefault("jpeg", "image/jpeg")
 }
 
 // insertImage puts a picture after the run of t (whose text ends before the tag) and a new

@@ -1,10 +1,7 @@
 package xlsx
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 
@@ -12,13 +9,6 @@ import (
 
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/fault"
-)
-
-// Limits of a workbook package read for font embedding (the same spirit as Word's).
-const (
-	maxEntries = 5000
-	maxPart    = 128 << 20
-	maxTotal   = 512 << 20
 )
 
 // Families the workbook names: xlsx cell fonts and rich-text runs, ODF font declarations.
@@ -48,35 +38,6 @@ func usedFaces(doc []byte, faces []convert.FontFace) ([]convert.FontFace, error)
 		}
 	}
 	return out, nil
-}
-
-// unpack reads a zip package with limits, keeping the entry order.
-func unpack(doc []byte) (map[string][]byte, []string, error) {
-	z, err := zip.NewReader(bytes.NewReader(doc), int64(len(doc)))
-	if err != nil {
-		return nil, nil, fault.Wrap(fault.InvalidInput, err, "the workbook cannot be read: it is damaged or not an .xlsx or .ods file")
-	}
-	if len(z.File) > maxEntries {
-		return nil, nil, fault.New(fault.InvalidInput, "the workbook has %d parts; at most %d are accepted", len(z.File), maxEntries)
-	}
-	parts, order := map[string][]byte{}, []string{}
-	var total int
-	for _, f := range z.File {
-		rc, err := f.Open()
-		if err != nil {
-			return nil, nil, fault.Wrap(fault.InvalidInput, err, "the workbook's part %s cannot be read", f.Name)
-		}
-		b, err := io.ReadAll(io.LimitReader(rc, maxPart+1))
-		rc.Close()
-		if total += len(b); err != nil || len(b) > maxPart || total > maxTotal {
-			return nil, nil, fault.New(fault.InvalidInput, "the workbook's part %s is damaged or unpacks too large", f.Name)
-		}
-		if _, dup := parts[f.Name]; !dup {
-			order = append(order, f.Name)
-		}
-		parts[f.Name] = b
-	}
-	return parts, order, nil
 }
 
 // embedODS puts faces into an OpenDocument spreadsheet the way LibreOffice embeds fonts:
@@ -137,23 +98,5 @@ func embedODS(ods []byte, faces []convert.FontFace) ([]byte, error) {
 		}
 		parts[name] = b
 	}
-	var buf bytes.Buffer
-	z := zip.NewWriter(&buf)
-	for _, name := range order {
-		method := zip.Deflate
-		if name == "mimetype" {
-			method = zip.Store // ODF: first, uncompressed
-		}
-		w, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: method})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(parts[name]); err != nil {
-			return nil, err
-		}
-	}
-	if err := z.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return repack(parts, order)
 }

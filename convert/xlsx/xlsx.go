@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"strings"
@@ -363,24 +362,9 @@ func absolute(sheet, ref string) string {
 // gridlines marks printOptions gridLines in the XML of the given sheets (excelize has no
 // setting for it).
 func gridlines(data []byte, sheets []string) ([]byte, error) {
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	parts, order, err := unpack(data)
 	if err != nil {
 		return nil, err
-	}
-	parts := map[string][]byte{}
-	var order []string
-	for _, fl := range z.File {
-		rc, err := fl.Open()
-		if err != nil {
-			return nil, err
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-		parts[fl.Name] = b
-		order = append(order, fl.Name)
 	}
 	targets := sheetFiles(parts)
 	for _, s := range sheets {
@@ -389,19 +373,7 @@ func gridlines(data []byte, sheets []string) ([]byte, error) {
 			parts[p] = bytes.Replace(b, []byte("<printOptions"), []byte(`<printOptions gridLines="1" gridLinesSet="1"`), 1)
 		}
 	}
-	var out bytes.Buffer
-	w := zip.NewWriter(&out)
-	for _, n := range order {
-		fw, err := w.Create(n)
-		if err != nil {
-			return nil, err
-		}
-		fw.Write(parts[n])
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return repack(parts, order)
 }
 
 var (

@@ -104,10 +104,7 @@ func failedExtraction(r *receipt.Result, cause error) error {
 	if r.Error == "" && cause != nil {
 		r.Error = cause.Error()
 	}
-	e := fault.Wrap(fault.ExtractionFailed, cause, "extraction failed: %s", r.Error)
-	if cause == nil {
-		e = fault.New(fault.ExtractionFailed, "extraction failed: %s", r.Error)
-	}
+	e := fault.Wrap(fault.ExtractionFailed, cause, "extraction failed: %s", r.Error) // cause may be nil
 	b, _ := json.Marshal(r)
 	var members map[string]any
 	_ = json.Unmarshal(b, &members)
@@ -210,7 +207,7 @@ func (s *Server) registerReceipts() {
 			}
 			return jobs.Result{Summary: r}, nil
 		})
-		v := s.receiptJobView(j)
+		v := receiptJobView(j)
 		return &struct {
 			Location string `header:"Location"`
 			Body     *ReceiptJob
@@ -226,7 +223,7 @@ func (s *Server) registerReceipts() {
 		if err != nil {
 			return nil, err
 		}
-		v := s.receiptJobView(j)
+		v := receiptJobView(j)
 		if j.Status == jobs.Completed {
 			if res, err := s.jobs.Result(keyFrom(ctx).ID, in.JobID); err == nil {
 				v.Result, _ = res.Summary.(*receipt.Result)
@@ -331,7 +328,7 @@ func (s *Server) registerInvoiceExtract() {
 	}, s.uploads())
 }
 
-func (s *Server) receiptJobView(j jobs.Job) *ReceiptJob {
+func receiptJobView(j jobs.Job) *ReceiptJob {
 	return &ReceiptJob{Job: j, StatusURL: "/api/receipts/jobs/" + j.ID}
 }
 
