@@ -1,6 +1,7 @@
 package fault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -125,7 +126,22 @@ func CodeOf(err error) Code {
 	if e := As(err); e != nil {
 		return e.Code
 	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return Timeout
+	case errors.Is(err, context.Canceled):
+		return Canceled
+	}
 	return Internal
+}
+
+// FromContext is the error of work that stopped because ctx ended: Timeout when its
+// deadline passed, Canceled when the caller went away. doing says what was under way.
+func FromContext(ctx context.Context, doing string) *Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return Wrap(Timeout, ctx.Err(), "%s when the time limit ran out", doing)
+	}
+	return Wrap(Canceled, ctx.Err(), "%s when the request ended", doing)
 }
 
 // Is reports whether err carries code.

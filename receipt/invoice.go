@@ -44,8 +44,8 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		return nil, err
 	}
 	if kind == KindPDF {
-		if doc, _, err := zugferd.Extract(data); err == nil && doc != nil {
-			if inv, _, err := syntax.Read(doc.XML); err == nil {
+		if doc, _, err := zugferd.Extract(ctx, data); err == nil && doc != nil {
+			if inv, _, err := syntax.Read(ctx, doc.XML); err == nil {
 				return &InvoiceResult{Invoice: inv, MissingFields: Missing(inv), Source: "EMBEDDED_XML", DurationMs: time.Since(start).Milliseconds()}, nil
 			}
 		}

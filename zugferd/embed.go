@@ -52,7 +52,7 @@ func Relationship(p einvoice.Profile) string {
 // unless it already is one with embedded fonts and an output intent, and the XML is
 // embedded as an associated file with the Factur-X XMP properties and their schema.
 func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options) (*Result, error) {
-	in, err := syntax.Detect(xml)
+	in, err := syntax.Detect(ctx, xml)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	if p == "" {
 		return nil, fault.New(fault.InvalidInput, "the invoice's guideline (BT-24) %q is none of the ZUGFeRD / Factur-X profiles or XRechnung", in.Guideline)
 	}
-	report, err := rules.Validate(xml)
+	report, err := rules.Validate(ctx, xml)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	if o.Title != "" {
 		ch.Title = &o.Title
 	} else if m, err := d.Metadata(); err == nil && m.Title == "" {
-		if number, _ := invoiceNumber(xml); number != "" {
+		if number, _ := invoiceNumber(ctx, xml); number != "" {
 			t := "Invoice " + number
 			ch.Title = &t
 		}
@@ -110,7 +110,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	}
 	// The container checks of Validate, on our own output: a file we would call invalid
 	// must not leave here.
-	got, err := Validate(out)
+	got, err := Validate(ctx, out)
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, err, "the embedded PDF cannot be read back")
 	}
@@ -149,8 +149,8 @@ func schema(p einvoice.Profile, fileName string) *pdf.XMPSchema {
 	}
 }
 
-func invoiceNumber(xml []byte) (string, error) {
-	inv, _, err := syntax.Read(xml)
+func invoiceNumber(ctx context.Context, xml []byte) (string, error) {
+	inv, _, err := syntax.Read(ctx, xml)
 	if err != nil {
 		return "", err
 	}

@@ -132,7 +132,7 @@ func checkEmbedded(t *testing.T, out, xml []byte, p einvoice.Profile) {
 			t.Errorf("font not embedded: %s", line)
 		}
 	}
-	r, err := Validate(out)
+	r, err := Validate(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func checkEmbedded(t *testing.T, out, xml []byte, p einvoice.Profile) {
 			t.Errorf("%s: %s", x.ID, x.Message)
 		}
 	}
-	doc, _, err := Extract(out)
+	doc, _, err := Extract(context.Background(), out)
 	if err != nil || !bytes.Equal(doc.XML, xml) || doc.Relationship != Relationship(p) || doc.MIME != "text/xml" || !doc.Associated {
 		t.Errorf("extract(embed(x)): err %v, relationship %s, mime %s, associated %v", err, doc.Relationship, doc.MIME, doc.Associated)
 	}

@@ -1,6 +1,7 @@
 package zugferd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice/syntax"
@@ -29,7 +30,7 @@ type Document struct {
 // Extract finds the invoice XML in a PDF: by its standard name, else the associated file
 // (or, last, any embedded file) that is a CII or UBL invoice. ZUGFeRD 1.0 is refused by
 // syntax.Detect with a message that says so.
-func Extract(data []byte) (*Document, *pdf.Doc, error) {
+func Extract(ctx context.Context, data []byte) (*Document, *pdf.Doc, error) {
 	d, err := pdf.Read(data)
 	if err != nil {
 		return nil, nil, err
@@ -39,7 +40,7 @@ func Extract(data []byte) (*Document, *pdf.Doc, error) {
 		return nil, nil, err
 	}
 	pick := func(a pdf.Attachment) (*Document, error) {
-		in, err := syntax.Detect(a.Data)
+		in, err := syntax.Detect(ctx, a.Data)
 		if err != nil {
 			return nil, err
 		}

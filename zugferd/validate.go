@@ -1,6 +1,7 @@
 package zugferd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -44,12 +45,12 @@ var conformanceLevel = map[einvoice.Profile][]string{
 }
 
 // Validate checks a PDF with an embedded e-invoice.
-func Validate(data []byte) (*Report, error) {
-	doc, d, err := Extract(data)
+func Validate(ctx context.Context, data []byte) (*Report, error) {
+	doc, d, err := Extract(ctx, data)
 	if err != nil {
 		return nil, err
 	}
-	xr, err := rules.Validate(doc.XML)
+	xr, err := rules.Validate(ctx, doc.XML)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package zugferd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -44,7 +45,7 @@ type Conversion struct {
 // Content XRechnung cannot do without is checked before the transform, naming the missing
 // terms; a Leitweg-ID problem or, with Validate, a fatal rule is fault.Unprocessable with
 // the report under "report".
-func ToXRechnung(pdfData []byte, o ConvertOptions) (*Conversion, error) {
+func ToXRechnung(ctx context.Context, pdfData []byte, o ConvertOptions) (*Conversion, error) {
 	if o.Syntax == "" {
 		o.Syntax = syntax.UBL
 	}
@@ -69,11 +70,11 @@ func ToXRechnung(pdfData []byte, o ConvertOptions) (*Conversion, error) {
 		return nil, fault.New(fault.InvalidInput, "targetVersion: %v", err).With("field", "targetVersion")
 	}
 
-	doc, _, err := Extract(pdfData)
+	doc, _, err := Extract(ctx, pdfData)
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	inv, _, err := syntax.Read(doc.XML)
+	inv, _, err := syntax.Read(ctx, doc.XML)
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
@@ -108,7 +109,7 @@ func ToXRechnung(pdfData []byte, o ConvertOptions) (*Conversion, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transform: %w", err)
 	}
-	report, err := rules.Validate(out)
+	report, err := rules.Validate(ctx, out)
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, err, "validate: the transformed XML cannot be read back")
 	}

@@ -1,6 +1,7 @@
 package zugferd
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,16 +59,16 @@ func TestToXRechnungExamples(t *testing.T) {
 			for _, s := range []syntax.Syntax{syntax.UBL, syntax.CII} {
 				n++
 				t.Run(filepath.Base(f)+"/"+string(s), func(t *testing.T) {
-					c, err := ToXRechnung(data, ConvertOptions{Syntax: s, LeitwegID: leitweg})
+					c, err := ToXRechnung(context.Background(), data, ConvertOptions{Syntax: s, LeitwegID: leitweg})
 					if err != nil {
 						t.Fatal(err)
 					}
 					xsdOK(t, c.XML, s)
-					got, in, err := syntax.Read(c.XML)
+					got, in, err := syntax.Read(context.Background(), c.XML)
 					if err != nil {
 						t.Fatal(err)
 					}
-					src, _, _ := syntax.Read(c.Source.XML)
+					src, _, _ := syntax.Read(context.Background(), c.Source.XML)
 					if in.Syntax != s || in.Profile != einvoice.XRechnung || in.XRechnungVersion != "3.0" {
 						t.Errorf("read back as %+v", in)
 					}
@@ -122,7 +123,7 @@ func TestToXRechnungFailures(t *testing.T) {
 		"validate":       {en, ConvertOptions{Validate: true, LeitwegID: leitweg}, fault.Unprocessable, "BR-DE-2"},
 		"not a pdf":      {[]byte("%PDF-1.7 broken"), ConvertOptions{}, fault.InvalidPDF, ""},
 	} {
-		_, err := ToXRechnung(c.pdf, c.o)
+		_, err := ToXRechnung(context.Background(), c.pdf, c.o)
 		if fault.CodeOf(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want %s with %q", name, err, c.code, c.msg)
 		}
@@ -136,24 +137,24 @@ func TestToXRechnungFailures(t *testing.T) {
 	// The example's own BT-10, 04011000-12345-34, has wrong check digits: enforcing fails
 	// on it, in strict mode as in append mode, and replacing it helps.
 	for _, mode := range []string{"strict", "append"} {
-		_, err := ToXRechnung(xr, ConvertOptions{EnforceLeitwegID: true, LeitwegIDMode: mode, LeitwegID: leitweg})
+		_, err := ToXRechnung(context.Background(), xr, ConvertOptions{EnforceLeitwegID: true, LeitwegIDMode: mode, LeitwegID: leitweg})
 		if fault.CodeOf(err) != fault.Unprocessable || !strings.Contains(err.Error(), "04011000-12345-34") {
 			t.Errorf("enforce (%s) on a bad existing id: %v", mode, err)
 		}
 	}
-	c, err := ToXRechnung(xr, ConvertOptions{Syntax: syntax.CII, EnforceLeitwegID: true, LeitwegIDMode: "replace", LeitwegID: leitweg, Validate: true})
+	c, err := ToXRechnung(context.Background(), xr, ConvertOptions{Syntax: syntax.CII, EnforceLeitwegID: true, LeitwegIDMode: "replace", LeitwegID: leitweg, Validate: true})
 	if err != nil || !c.Report.Valid {
 		t.Fatalf("XRECHNUNG enforce+replace+validate: %v", err)
 	}
-	if got, _, _ := syntax.Read(c.XML); got.BuyerReference != leitweg {
+	if got, _, _ := syntax.Read(context.Background(), c.XML); got.BuyerReference != leitweg {
 		t.Errorf("replace: BT-10 %q", got.BuyerReference)
 	}
 	other := "991-33333TEST-33"
-	c, err = ToXRechnung(xr, ConvertOptions{LeitwegID: other, LeitwegIDMode: "replace", Validate: true, Version: "2.3"})
+	c, err = ToXRechnung(context.Background(), xr, ConvertOptions{LeitwegID: other, LeitwegIDMode: "replace", Validate: true, Version: "2.3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, in, _ := syntax.Read(c.XML)
+	got, in, _ := syntax.Read(context.Background(), c.XML)
 	if got.BuyerReference != other || in.XRechnungVersion != "2.3" || in.Syntax != syntax.UBL {
 		t.Errorf("replace: BT-10 %q, version %s, syntax %s", got.BuyerReference, in.XRechnungVersion, in.Syntax)
 	}

@@ -2,6 +2,7 @@ package zugferd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -42,7 +43,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Base(f)
-		doc, _, err := Extract(data)
+		doc, _, err := Extract(context.Background(), data)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -69,7 +70,7 @@ func TestExamples(t *testing.T) {
 		if doc.Info.Profile != profileOfDir[dir] {
 			t.Errorf("%s: profile %q, want %q", name, doc.Info.Profile, profileOfDir[dir])
 		}
-		r, err := Validate(data)
+		r, err := Validate(context.Background(), data)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -89,7 +90,7 @@ func TestOlderVersions(t *testing.T) {
 	}
 	for _, f := range v20 {
 		data, _ := os.ReadFile(f)
-		doc, _, err := Extract(data)
+		doc, _, err := Extract(context.Background(), data)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
 			continue
@@ -100,7 +101,7 @@ func TestOlderVersions(t *testing.T) {
 	}
 	for _, f := range v10 {
 		data, _ := os.ReadFile(f)
-		_, _, err := Extract(data)
+		_, _, err := Extract(context.Background(), data)
 		var fe *fault.Error
 		if !errors.As(err, &fe) || fe.Code != fault.InvalidInput || !strings.Contains(fe.Message, "ZUGFeRD 1.0") {
 			t.Errorf("%s: %v, want the ZUGFeRD 1.0 refusal", filepath.Base(f), err)
@@ -128,7 +129,7 @@ func TestPlainAttachment(t *testing.T) {
 		t.Fatalf("pdfdetach: %v %s", err, list)
 	}
 	data, _ := os.ReadFile(out)
-	r, err := Validate(data)
+	r, err := Validate(context.Background(), data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestBadInput(t *testing.T) {
 	blank, _ := filepath.Glob(filepath.Join(corpusDir(t), "pdf", "invoice-blanks", "*.pdf"))
 	data, _ := os.ReadFile(blank[0])
 	for name, in := range map[string][]byte{"not a PDF": []byte("hello"), "no attachment": data, "truncated": data[:len(data)/3]} {
-		_, err := Validate(in)
+		_, err := Validate(context.Background(), in)
 		var fe *fault.Error
 		if !errors.As(err, &fe) || (fe.Code != fault.InvalidInput && fe.Code != fault.InvalidPDF) {
 			t.Errorf("%s: %v", name, err)

@@ -71,7 +71,7 @@ func xrechnungCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			inv, _, err := syntax.Read(b)
+			inv, _, err := syntax.Read(cmd.Context(), b)
 			if err != nil {
 				return err
 			}
@@ -86,7 +86,7 @@ func xrechnungCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in, err := syntax.Detect(b)
+			in, err := syntax.Detect(cmd.Context(), b)
 			if err != nil {
 				return err
 			}
@@ -106,7 +106,7 @@ func xrechnungCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			x, _, err := syntax.Transform(b, t)
+			x, _, err := syntax.Transform(cmd.Context(), b, t)
 			if err != nil {
 				return err
 			}
@@ -126,7 +126,7 @@ func xrechnungCmd() *cobra.Command {
 				b, err := readInput(name)
 				var r *rules.Report
 				if err == nil {
-					r, err = rules.Validate(b)
+					r, err = rules.Validate(cmd.Context(), b)
 				}
 				if err != nil {
 					invalid++

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -28,12 +29,12 @@ func zugferdCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc, _, err := zugferd.Extract(b)
+			doc, _, err := zugferd.Extract(cmd.Context(), b)
 			if err != nil {
 				return err
 			}
 			if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
-				inv, _, err := syntax.Read(doc.XML)
+				inv, _, err := syntax.Read(cmd.Context(), doc.XML)
 				if err != nil {
 					return err
 				}
@@ -58,7 +59,7 @@ func zugferdCmd() *cobra.Command {
 				b, err := readInput(name)
 				var r *zugferd.Report
 				if err == nil {
-					r, err = zugferd.Validate(b)
+					r, err = zugferd.Validate(cmd.Context(), b)
 				}
 				if err != nil {
 					invalid++
@@ -100,7 +101,7 @@ func zugferdCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			xml, err := invoiceXML(src, profile)
+			xml, err := invoiceXML(cmd.Context(), src, profile)
 			if err != nil {
 				return err
 			}
@@ -126,7 +127,7 @@ func zugferdCmd() *cobra.Command {
 
 // invoiceXML is the CII to embed: InvoiceData JSON written for the profile, or a CII XML
 // as it is (rewritten only when a profile is asked for).
-func invoiceXML(src []byte, profile string) ([]byte, error) {
+func invoiceXML(ctx context.Context, src []byte, profile string) ([]byte, error) {
 	var p einvoice.Profile
 	if profile != "" {
 		var err error
@@ -140,7 +141,7 @@ func invoiceXML(src []byte, profile string) ([]byte, error) {
 			return src, nil
 		}
 		var err error
-		if inv, _, err = syntax.Read(src); err != nil {
+		if inv, _, err = syntax.Read(ctx, src); err != nil {
 			return nil, err
 		}
 	} else {
@@ -169,7 +170,7 @@ func zugferdToXRechnungCmd() *cobra.Command {
 				return err
 			}
 			o.Version = version
-			c, err := zugferd.ToXRechnung(b, o)
+			c, err := zugferd.ToXRechnung(cmd.Context(), b, o)
 			if err != nil {
 				printFailed(cmd, reportOf(err))
 				return err

@@ -1,6 +1,7 @@
 package cii
 
 import (
+	"context"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -20,8 +21,8 @@ var namespaces = []xmlc.Namespace{{Prefix: "rsm", URI: NSRSM}, {Prefix: "ram", U
 
 // Read parses a CrossIndustryInvoice. Errors are fault.InvalidInput naming the line and the
 // element path.
-func Read(data []byte) (*einvoice.Invoice, error) {
-	root, err := xmlc.Parse(data)
+func Read(ctx context.Context, data []byte) (*einvoice.Invoice, error) {
+	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return nil, err
 	}

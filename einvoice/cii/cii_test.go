@@ -1,6 +1,7 @@
 package cii_test
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/papierkram/papierkram/fault"
 	"os"
@@ -44,7 +45,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			inv, err := cii.Read(src)
+			inv, err := cii.Read(context.Background(), src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +58,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			xsdValid(t, out, schemaFor(profile))
-			again, err := cii.Read(out)
+			again, err := cii.Read(context.Background(), out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,8 +67,8 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if string(a) != string(b) {
 				t.Errorf("model changed by a round trip:\n%s\n%s", a, b)
 			}
-			srcTree, _ := xmlc.Parse(src)
-			outTree, _ := xmlc.Parse(out)
+			srcTree, _ := xmlc.Parse(context.Background(), src)
+			outTree, _ := xmlc.Parse(context.Background(), out)
 			var miss []string
 			for _, m := range corpus.Missing(corpus.Leaves(srcTree), corpus.Leaves(outTree)) {
 				// EXTENDED carries more than EN 16931; what the model does not hold must at
@@ -113,7 +114,7 @@ func TestExampleInEveryProfile(t *testing.T) {
 				t.Fatal(err)
 			}
 			xsdValid(t, out, schemaFor(p))
-			back, err := cii.Read(out)
+			back, err := cii.Read(context.Background(), out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +149,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(`<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		inv, err := cii.Read(data)
+		inv, err := cii.Read(context.Background(), data)
 		if err != nil {
 			if fault.CodeOf(err) != fault.InvalidInput && fault.CodeOf(err) != fault.PayloadTooLarge {
 				t.Fatalf("error of code %s: %v", fault.CodeOf(err), err)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -35,7 +36,7 @@ func BenchmarkValidate(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d-lines/parse", s, n), func(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				for b.Loop() {
-					if _, err := syntax.Detect(doc); err != nil {
+					if _, err := syntax.Detect(context.Background(), doc); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -44,7 +45,7 @@ func BenchmarkValidate(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				b.ReportAllocs()
 				for b.Loop() {
-					r, err := Validate(doc)
+					r, err := Validate(context.Background(), doc)
 					if err != nil || r.Summary.Checked == 0 {
 						b.Fatal(err)
 					}

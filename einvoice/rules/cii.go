@@ -192,7 +192,7 @@ func (f ciiFamily) ciiRules() []rule {
 		}
 		return n
 	}
-	var header context
+	var header selector
 	switch {
 	case !f.headerAtCode:
 		header = atIf(is, "//rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax")

@@ -7,8 +7,8 @@ import (
 
 // ciiSyntaxRule and ciiSyntaxAssert are the rows of the generated CII syntax table.
 type ciiSyntaxRule struct {
-	context string
-	asserts []ciiSyntaxAssert
+	selector string
+	asserts  []ciiSyntaxAssert
 }
 
 type ciiSyntaxAssert struct {
@@ -63,7 +63,7 @@ func (r ciiSyntaxAssert) message() string {
 }
 
 // suffix matches elements of a namespace whose local name ends with s.
-func suffix(prefix, s string, except ...string) context {
+func suffix(prefix, s string, except ...string) selector {
 	uri := prefixes[prefix]
 	return where(func(n *N) bool {
 		if n.Space != uri || !strings.HasSuffix(n.Local, s) {
@@ -79,12 +79,12 @@ func suffix(prefix, s string, except ...string) context {
 }
 
 // ciiSyntaxContexts are the contexts of the CII syntax binding.
-var ciiSyntaxContexts = func() map[string]context {
+var ciiSyntaxContexts = func() map[string]selector {
 	const (
 		r    = "/rsm:CrossIndustryInvoice/"
 		line = r + ciiTx + "/ram:IncludedSupplyChainTradeLineItem"
 	)
-	return map[string]context{
+	return map[string]selector{
 		"Specified_Trade_Settlement_PaymentMeans":         at("//ram:SpecifiedTradeSettlementPaymentMeans"),
 		"Document_Context":                                at(r + "rsm:ExchangedDocumentContext"),
 		"Exchanged_Document":                              at(r + "rsm:ExchangedDocument"),
@@ -247,9 +247,9 @@ var ciiSyntaxMessages = map[string]string{
 func ciiSyntax() pattern {
 	var p pattern
 	for _, r := range ciiSyntaxTable {
-		c, ok := ciiSyntaxContexts[r.context]
+		c, ok := ciiSyntaxContexts[r.selector]
 		if !ok {
-			panic("rules: no CII syntax context " + r.context)
+			panic("rules: no CII syntax context " + r.selector)
 		}
 		var asserts []assert
 		for _, x := range r.asserts {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestCorpusValid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Validate(data)
+		r, err := Validate(context.Background(), data)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

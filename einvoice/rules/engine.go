@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
+	"github.com/papierkram/papierkram/fault"
 )
 
 // Severity is how much a failed rule weighs: a fatal one makes the invoice invalid.
@@ -126,7 +128,7 @@ func a(id string, flag Severity, msg string, test func(n *N) bool) assert {
 // at matches elements by the end of their path: "cac:InvoiceLine/cac:InvoicePeriod" is an
 // InvoicePeriod whose parent is an InvoiceLine; a leading "/" anchors at the root. Several
 // alternatives may be given; an optional filter narrows them.
-func at(alternatives ...string) context {
+func at(alternatives ...string) selector {
 	var paths []*path
 	var locals []string
 	for _, p := range alternatives {
@@ -139,7 +141,7 @@ func at(alternatives ...string) context {
 			break
 		}
 	}
-	return context{locals: locals, match: func(n *N) bool {
+	return selector{locals: locals, match: func(n *N) bool {
 	next:
 		for _, p := range paths {
 			m := n
@@ -160,7 +162,7 @@ func at(alternatives ...string) context {
 }
 
 // atIf is at with a filter on the element.
-func atIf(filter func(*N) bool, alternatives ...string) context {
+func atIf(filter func(*N) bool, alternatives ...string) selector {
 	c := at(alternatives...)
 	match := c.match
 	c.match = func(n *N) bool { return match(n) && filter(n) }
@@ -168,19 +170,19 @@ func atIf(filter func(*N) bool, alternatives ...string) context {
 }
 
 // where is a context given by a test alone; it is tried on every element.
-func where(f func(*N) bool) context { return context{match: f} }
+func where(f func(*N) bool) selector { return selector{match: f} }
 
-// context selects the elements a rule applies to. locals, when set, are the local names
+// selector selects the elements a rule applies to (a Schematron rule context). locals, when set, are the local names
 // the elements can have, so that a pattern can skip rules that cannot match.
-type context struct {
+type selector struct {
 	locals []string
 	match  func(*N) bool
 }
 
 // rule binds assertions to a context.
 type rule struct {
-	context context
-	asserts []assert
+	selector selector
+	asserts  []assert
 }
 
 // pattern is an ordered list of rules; an element meets at most one rule of a pattern.
@@ -232,12 +234,12 @@ func compilePattern(p pattern) *compiled {
 	byLocal := map[string][]int{}
 	c := &compiled{rules: p}
 	for i, r := range p {
-		if r.context.locals == nil {
+		if r.selector.locals == nil {
 			c.any = append(c.any, i)
 		}
 	}
 	for i, r := range p {
-		for _, l := range r.context.locals {
+		for _, l := range r.selector.locals {
 			if ids := byLocal[l]; len(ids) == 0 || ids[len(ids)-1] != i {
 				byLocal[l] = append(ids, i)
 			}
@@ -285,7 +287,7 @@ type Result struct {
 }
 
 // run checks every element against the patterns, in document order.
-func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
+func run(ctx context.Context, d *document, patterns []*compiled, skip map[string]bool) ([]Result, error) {
 	// Sized for a whole rule set (UBL with XRechnung checks about 900 rule ids), so that
 	// neither grows while the document is walked.
 	out := make([]Result, 0, 1024)
@@ -293,7 +295,12 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 	// several contexts) share it, found through byID.
 	passed := make([]int32, assertCount.Load()+1)
 	byID := make(map[string]int, 1024)
-	for _, n := range d.all {
+	for k, n := range d.all {
+		// Rules that look across the document make a large invoice cost more than its
+		// size: the work ends with its request.
+		if k%1024 == 0 && ctx.Err() != nil {
+			return nil, fault.FromContext(ctx, "the invoice was still being validated")
+		}
 		nid := nameID(n.Local)
 		for _, p := range patterns {
 			ids := p.any
@@ -302,7 +309,7 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 			}
 			for _, i := range ids {
 				r := p.rules[i]
-				if !safe(r.context.match, n) {
+				if !safe(r.selector.match, n) {
 					continue
 				}
 				loc := ""
@@ -340,7 +347,7 @@ func run(d *document, patterns []*compiled, skip map[string]bool) []Result {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // safe runs a test; a test that trips over an input it did not expect fails rather than

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add([]byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Validate(data)
+		r, err := Validate(context.Background(), data)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestMutations(t *testing.T) {
 				t.Fatalf("%q not in %s", c.old, c.file)
 			}
 			mutated := []byte(strings.Replace(string(data), c.old, c.new, 1))
-			r, err := Validate(mutated)
+			r, err := Validate(context.Background(), mutated)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +131,7 @@ func TestScenarioLevels(t *testing.T) {
 		unit = strings.Replace(s, `unitCode="`, `unitCode="NOPE" x="`, 1)
 	}
 	severity := func(doc, id string) (Severity, bool) {
-		r, err := Validate([]byte(doc))
+		r, err := Validate(context.Background(), []byte(doc))
 		if err != nil {
 			t.Fatal(err)
 		}

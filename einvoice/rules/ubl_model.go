@@ -215,7 +215,7 @@ func (f vatFamily) ublCategoryRules() []rule {
 		exMsg = "needs a VAT exemption reason (BT-120) or code (BT-121)"
 	}
 	return []rule{
-		{context: atIf(is, "/*/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory"), asserts: []assert{
+		{selector: atIf(is, "/*/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory"), asserts: []assert{
 			a(id("08"), Fatal, "The taxable amount (BT-116) of the "+f.name+" VAT breakdown must equal its line net amounts plus charges minus allowances of that category"+map[bool]string{true: " and rate", false: ""}[f.perRate]+".", f.ublTaxable),
 			a(id("09"), Fatal, "The VAT amount (BT-117) of the "+f.name+" VAT breakdown "+map[bool]string{true: "must be its taxable amount times its rate", false: "must be 0"}[f.perRate]+".", f.ublTaxAmount),
 			a(id("10"), Fatal, "A "+f.name+" VAT breakdown "+exMsg+".", func(n *N) bool {
@@ -223,11 +223,11 @@ func (f vatFamily) ublCategoryRules() []rule {
 				return has == f.exemption
 			}),
 		}},
-		{context: atIf(both(is, parentIs(charge(false))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
+		{selector: atIf(both(is, parentIs(charge(false))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
 			a(id("06"), Fatal, "A "+f.name+" document level allowance "+rateMsg+" (BT-96).", f.rateOK)}},
-		{context: atIf(both(is, parentIs(charge(true))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
+		{selector: atIf(both(is, parentIs(charge(true))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
 			a(id("07"), Fatal, "A "+f.name+" document level charge "+rateMsg+" (BT-103).", f.rateOK)}},
-		{context: atIf(is, "cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory", "cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory"), asserts: []assert{
+		{selector: atIf(is, "cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory", "cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory"), asserts: []assert{
 			a(id("05"), Fatal, "An invoice line in category "+f.name+" "+rateMsg+" (BT-152).", f.rateOK)}},
 	}
 }

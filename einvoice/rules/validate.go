@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -93,8 +94,8 @@ type Summary struct {
 
 // Validate checks an e-invoice (CII or UBL) against the rules of EN 16931. A document that
 // is not XML, or neither CII nor UBL, is an error; everything else is a report.
-func Validate(data []byte) (*Report, error) {
-	root, err := xmlc.Parse(data)
+func Validate(ctx context.Context, data []byte) (*Report, error) {
+	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +125,17 @@ func Validate(data []byte) (*Report, error) {
 			fx := facturXRules(in.Profile)
 			off := facturXOff(in.Profile, patterns)
 			patterns = append(slices.Clip(patterns), fx...)
-			r.Results = run(newDocument(root, prefixes), patterns, off)
+			r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off)
+			if err != nil {
+				return nil, err
+			}
 			r.tally()
 			return r, nil
 		}
 	}
-	r.Results = run(newDocument(root, prefixes), patterns, nil)
+	if r.Results, err = run(ctx, newDocument(root, prefixes), patterns, nil); err != nil {
+		return nil, err
+	}
 	if isXRechnung3(guideline) {
 		relevel(r.Results, scenarioLevels(guideline, in.Syntax))
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,7 +27,7 @@ func TestVEFA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set, err := xmlc.Parse(data)
+		set, err := xmlc.Parse(context.Background(), data)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -56,7 +57,10 @@ func TestVEFA(t *testing.T) {
 			if doc == nil {
 				t.Fatalf("%s test %d: no document", f, i)
 			}
-			results := run(newDocument(doc, prefixes), ublRules(), nil)
+			results, err := run(context.Background(), newDocument(doc, prefixes), ublRules(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			failed := map[string]Severity{}
 			for _, r := range results {
 				if !r.Passed {

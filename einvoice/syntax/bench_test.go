@@ -1,6 +1,7 @@
 package syntax_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -33,7 +34,7 @@ func BenchmarkReadWrite(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := syntax.Read(doc); err != nil {
+				if _, _, err := syntax.Read(context.Background(), doc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -42,7 +43,7 @@ func BenchmarkReadWrite(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
-				inv, _, err := syntax.Read(doc)
+				inv, _, err := syntax.Read(context.Background(), doc)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,6 +4,7 @@
 package syntax
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -98,8 +99,8 @@ next:
 func Describe(root *xmlc.Node) (Info, error) { return info(root) }
 
 // Detect names the syntax of an e-invoice.
-func Detect(data []byte) (Info, error) {
-	root, err := xmlc.Parse(data)
+func Detect(ctx context.Context, data []byte) (Info, error) {
+	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return Info{}, err
 	}
@@ -107,8 +108,8 @@ func Detect(data []byte) (Info, error) {
 }
 
 // Read parses an e-invoice of either syntax.
-func Read(data []byte) (*einvoice.Invoice, Info, error) {
-	root, err := xmlc.Parse(data)
+func Read(ctx context.Context, data []byte) (*einvoice.Invoice, Info, error) {
+	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -140,8 +141,8 @@ func Write(inv *einvoice.Invoice, s Syntax, profile einvoice.Profile) ([]byte, e
 // Transform converts an e-invoice into the target syntax (either direction; the source's
 // syntax is detected). Converting into the syntax it already has is refused as a likely
 // mistake.
-func Transform(data []byte, target Syntax) ([]byte, Info, error) {
-	inv, in, err := Read(data)
+func Transform(ctx context.Context, data []byte, target Syntax) ([]byte, Info, error) {
+	inv, in, err := Read(ctx, data)
 	if err != nil {
 		return nil, in, err
 	}

@@ -1,6 +1,7 @@
 package syntax_test
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/shopspring/decimal"
 	"os"
@@ -130,7 +131,7 @@ func read(t *testing.T, file string) (*einvoice.Invoice, syntax.Info) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv, info, err := syntax.Read(data)
+	inv, info, err := syntax.Read(context.Background(), data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestTransformKeepsEveryTerm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, info, err := syntax.Read(data)
+			src, info, err := syntax.Read(context.Background(), data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,7 +216,7 @@ func TestTransformKeepsEveryTerm(t *testing.T) {
 			if info.Syntax == syntax.UBL {
 				target = syntax.CII
 			}
-			out, _, err := syntax.Transform(data, target)
+			out, _, err := syntax.Transform(context.Background(), data, target)
 			if why := cannot(src, target); why != "" {
 				if err == nil || fault.CodeOf(err) != fault.InvalidInput || !strings.Contains(err.Error(), why) {
 					t.Fatalf("want a refusal naming %q, got %v", why, err)
@@ -233,11 +234,11 @@ func TestTransformKeepsEveryTerm(t *testing.T) {
 			default:
 				xsdValid(t, out, corpus.SchemaUBLInvoice)
 			}
-			back, _, err := syntax.Transform(out, info.Syntax)
+			back, _, err := syntax.Transform(context.Background(), out, info.Syntax)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, _, err := syntax.Read(back)
+			again, _, err := syntax.Read(context.Background(), back)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +267,7 @@ func TestDetect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := syntax.Detect(data)
+		got, err := syntax.Detect(context.Background(), data)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -307,7 +308,7 @@ func TestBadInput(t *testing.T) {
 		{"latin1", `<?xml version="1.0" encoding="ISO-8859-1"?><x/>`, []string{"UTF-8"}},
 		{"deep", strings.Repeat("<a>", 100) + strings.Repeat("</a>", 100), []string{"deeper"}},
 	} {
-		_, _, err := syntax.Read([]byte(c.doc))
+		_, _, err := syntax.Read(context.Background(), []byte(c.doc))
 		if err == nil {
 			t.Errorf("%s: accepted", c.name)
 			continue
@@ -373,7 +374,7 @@ func FuzzInvoiceJSON(f *testing.F) {
 				}
 				continue
 			}
-			if _, _, err := syntax.Read(out); err != nil {
+			if _, _, err := syntax.Read(context.Background(), out); err != nil {
 				t.Fatalf("%s: own output unreadable: %v\n%s", s, err, out)
 			}
 		}

@@ -1,6 +1,7 @@
 package ubl
 
 import (
+	"context"
 	"regexp"
 
 	"github.com/shopspring/decimal"
@@ -27,8 +28,8 @@ func namespaces(credit bool) []xmlc.Namespace {
 }
 
 // Read parses a UBL Invoice or CreditNote.
-func Read(data []byte) (*einvoice.Invoice, error) {
-	root, err := xmlc.Parse(data)
+func Read(ctx context.Context, data []byte) (*einvoice.Invoice, error) {
+	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return nil, err
 	}

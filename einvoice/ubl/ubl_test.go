@@ -1,6 +1,7 @@
 package ubl_test
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/papierkram/papierkram/fault"
 	"os"
@@ -35,7 +36,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			inv, err := ubl.Read(src)
+			inv, err := ubl.Read(context.Background(), src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +49,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				schema = corpus.SchemaUBLCredit
 			}
 			xsdValid(t, out, schema)
-			again, err := ubl.Read(out)
+			again, err := ubl.Read(context.Background(), out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,8 +58,8 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if string(a) != string(b) {
 				t.Errorf("model changed by a round trip:\n%s\n%s", a, b)
 			}
-			srcTree, _ := xmlc.Parse(src)
-			outTree, _ := xmlc.Parse(out)
+			srcTree, _ := xmlc.Parse(context.Background(), src)
+			outTree, _ := xmlc.Parse(context.Background(), out)
 			if miss := corpus.Missing(corpus.Leaves(srcTree), corpus.Leaves(outTree)); len(miss) > 0 {
 				t.Errorf("lost %d values:\n%s", len(miss), strings.Join(miss, "\n"))
 			}
@@ -73,7 +74,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		inv, err := ubl.Read(data)
+		inv, err := ubl.Read(context.Background(), data)
 		if err != nil {
 			if c := fault.CodeOf(err); c != fault.InvalidInput && c != fault.PayloadTooLarge {
 				t.Fatalf("error of code %s: %v", c, err)

@@ -98,7 +98,7 @@ func (s *Server) registerXRechnung() {
 		if err != nil {
 			return nil, err
 		}
-		inv, _, err := syntax.Read(f.Data)
+		inv, _, err := syntax.Read(ctx, f.Data)
 		return &struct{ Body *InvoiceData }{(*InvoiceData)(inv)}, err
 	}, up)
 
@@ -111,7 +111,7 @@ func (s *Server) registerXRechnung() {
 		if err != nil {
 			return nil, err
 		}
-		in, err := syntax.Detect(f.Data)
+		in, err := syntax.Detect(ctx, f.Data)
 		return &struct{ Body DetectResult }{DetectResult(in)}, err
 	}, up)
 
@@ -128,7 +128,7 @@ func (s *Server) registerXRechnung() {
 		if err != nil {
 			return nil, err
 		}
-		out, _, err := syntax.Transform(f.Data, target)
+		out, _, err := syntax.Transform(ctx, f.Data, target)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func (s *Server) validateRoute() {
 		if err != nil {
 			return nil, err
 		}
-		r, err := rules.Validate(f.Data)
+		r, err := rules.Validate(ctx, f.Data)
 		if err != nil {
 			return nil, err
 		}

@@ -40,8 +40,8 @@ func (s *Server) registerZugferd() {
 	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[rules.Report](), reflect.TypeFor[ValidationReport]())
 	reportSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdReport](), true, "")
 	validateDesc := "Finds the invoice XML in a ZUGFeRD, Factur-X or XRechnung PDF (factur-x.xml, xrechnung.xml, zugferd-invoice.xml, or the associated XML file) and checks both parts: `xml` is the report of /api/xrechnung/validate for the XML's profile; `pdf` lists the container checks (PDFA-ID: PDF/A-3 identification in XMP; PDFA-OUTPUTINTENT; PDFA-FONTS: embedded fonts; FX-AF: an associated file with AFRelationship Data, Source or Alternative; FX-XMP, FX-XMP-TYPE, FX-XMP-FILENAME, FX-XMP-PROFILE: the Factur-X XMP properties and their agreement with the XML). `valid` only if both parts are. ZUGFeRD 1.0 is refused with 400."
-	validate := func(data []byte) (*struct{ Body *ZugferdReport }, error) {
-		r, err := zugferd.Validate(data)
+	validate := func(ctx context.Context, data []byte) (*struct{ Body *ZugferdReport }, error) {
+		r, err := zugferd.Validate(ctx, data)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func (s *Server) registerZugferd() {
 		if err != nil {
 			return nil, err
 		}
-		return validate(u.File("file").Data)
+		return validate(ctx, u.File("file").Data)
 	}, up)
 	register(s, huma.Operation{
 		OperationID: "postZugferdValidateBase64", Method: http.MethodPost, Path: "/api/zugferd/validate/base64", Tags: tag, Summary: "Validate a ZUGFeRD / Factur-X PDF (Base64 input)",
@@ -66,15 +66,15 @@ func (s *Server) registerZugferd() {
 		if err != nil {
 			return nil, err
 		}
-		return validate(data)
+		return validate(ctx, data)
 	}, up)
 
-	extract := func(data []byte) (*struct{ Body ExtractResult }, error) {
-		doc, _, err := zugferd.Extract(data)
+	extract := func(ctx context.Context, data []byte) (*struct{ Body ExtractResult }, error) {
+		doc, _, err := zugferd.Extract(ctx, data)
 		if err != nil {
 			return nil, err
 		}
-		inv, in, err := syntax.Read(doc.XML)
+		inv, in, err := syntax.Read(ctx, doc.XML)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +92,7 @@ func (s *Server) registerZugferd() {
 		if err != nil {
 			return nil, err
 		}
-		return extract(u.File("file").Data)
+		return extract(ctx, u.File("file").Data)
 	}, up)
 	register(s, huma.Operation{
 		OperationID: "postZugferdExtractBase64", Method: http.MethodPost, Path: "/api/zugferd/extract/base64", Tags: tag, Summary: "Extract the invoice from a ZUGFeRD / Factur-X PDF (Base64 input)",
@@ -102,7 +102,7 @@ func (s *Server) registerZugferd() {
 		if err != nil {
 			return nil, err
 		}
-		return extract(data)
+		return extract(ctx, data)
 	}, up)
 }
 
@@ -237,11 +237,11 @@ func (s *Server) registerZugferdToXRechnung() {
 				return nil, err
 			}
 		}
-		c, err := zugferd.ToXRechnung(u.File("document").Data, o)
+		c, err := zugferd.ToXRechnung(ctx, u.File("document").Data, o)
 		if err != nil {
 			return nil, err
 		}
-		in, err := syntax.Detect(c.XML)
+		in, err := syntax.Detect(ctx, c.XML)
 		if err != nil {
 			return nil, err
 		}

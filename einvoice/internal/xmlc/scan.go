@@ -2,10 +2,13 @@ package xmlc
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papierkram/papierkram/fault"
 )
 
 // scanner is a strict XML 1.0 reader for data-oriented documents, written for e-invoices:
@@ -15,17 +18,21 @@ import (
 // needs no decoding is a substring of it: a 10-line invoice parses with a few hundred
 // allocations instead of thousands. encoding/xml spent ~600 µs on such an invoice.
 type scanner struct {
+	ctx   context.Context // a parse ends with its request
 	s     string
 	i     int
 	line  int
-	count int
+	count int       // elements so far
+	nattr int       // attributes so far, namespace declarations included
 	ns    []binding // in-scope namespace bindings, innermost last
 	slab  []Node    // nodes, allocated in blocks
 	kids  []*Node   // children of the open elements, each element's from its start
 	refs  []*Node   // the Kids of closed elements, allocated in blocks
 }
 
-type binding struct{ prefix, uri string }
+// binding is a namespace declaration in scope; attr is the attribute that made it
+// ("xmlns:cbc"), for the check that no element repeats an attribute.
+type binding struct{ prefix, uri, attr string }
 
 const (
 	nsXML   = "http://www.w3.org/XML/1998/namespace"
@@ -38,6 +45,9 @@ type syntaxErr struct {
 }
 
 func (e *syntaxErr) Error() string { return e.msg }
+
+// stopped ends a parse whose context ended.
+type stopped struct{ err error }
 
 func (p *scanner) fail(format string, args ...any) {
 	panic(&syntaxErr{p.line, fmt.Sprintf(format, args...)})
@@ -52,7 +62,7 @@ func (p *scanner) advance(j int) {
 // parse reads the whole document; errors are panics of *syntaxErr caught by Parse.
 func (p *scanner) parse() *Node {
 	p.line = 1
-	p.ns = append(p.ns, binding{"xml", nsXML})
+	p.ns = append(p.ns, binding{"xml", nsXML, ""})
 	var root *Node
 	for {
 		p.skipSpace()
@@ -184,6 +194,9 @@ func (p *scanner) element(depth int) *Node {
 	if p.count++; p.count > MaxElements {
 		p.fail("more than %d elements", MaxElements)
 	}
+	if p.count%4096 == 0 && p.ctx.Err() != nil {
+		panic(stopped{fault.FromContext(p.ctx, "the XML was still being read")})
+	}
 	line := p.line
 	p.i++ // '<'
 	qname := p.name()
@@ -191,6 +204,8 @@ func (p *scanner) element(depth int) *Node {
 	attrs := raw[:0]
 	scope := len(p.ns)
 	empty := false
+	names := 0               // attributes and namespace declarations of this element
+	var seen map[string]bool // their names, once there are many
 	for {
 		p.skipSpace()
 		if p.i >= len(p.s) {
@@ -217,19 +232,50 @@ func (p *scanner) element(depth int) *Node {
 		p.i++
 		p.skipSpace()
 		v := p.attrValue()
-		for _, a := range attrs {
-			if a.name == an {
+		if names++; names > MaxAttrs {
+			p.fail("<%s> has more than %d attributes", qname, MaxAttrs)
+		}
+		if p.nattr++; p.nattr > MaxAttributes {
+			p.fail("more than %d attributes", MaxAttributes)
+		}
+		// Each name once, namespace declarations included: a scan of the few names so far,
+		// a set once there are many (a linear check; a scan of every earlier name made
+		// 40,000 attributes cost seconds).
+		if seen != nil {
+			if seen[an] {
 				p.fail("the XML is not well-formed: attribute %s repeated in <%s>", an, qname)
+			}
+			seen[an] = true
+		} else {
+			for _, a := range attrs {
+				if a.name == an {
+					p.fail("the XML is not well-formed: attribute %s repeated in <%s>", an, qname)
+				}
+			}
+			for _, b := range p.ns[scope:] {
+				if b.attr == an {
+					p.fail("the XML is not well-formed: attribute %s repeated in <%s>", an, qname)
+				}
+			}
+			if names == 16 {
+				seen = make(map[string]bool, MaxAttrs)
+				for _, a := range attrs {
+					seen[a.name] = true
+				}
+				for _, b := range p.ns[scope:] {
+					seen[b.attr] = true
+				}
+				seen[an] = true
 			}
 		}
 		switch {
 		case an == "xmlns":
-			p.ns = append(p.ns, binding{"", v})
+			p.ns = append(p.ns, binding{"", v, an})
 		case strings.HasPrefix(an, "xmlns:"):
 			if v == "" {
 				p.fail("the XML is not well-formed: namespace prefix %s bound to nothing", an[6:])
 			}
-			p.ns = append(p.ns, binding{an[6:], v})
+			p.ns = append(p.ns, binding{an[6:], v, an})
 		default:
 			attrs = append(attrs, rawAttr{an, v})
 		}
@@ -477,10 +523,14 @@ func validChar(r rune) bool {
 }
 
 // scan parses data with the scanner, turning its panics into input errors.
-func scan(data []byte) (root *Node, err error) {
-	p := &scanner{s: string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))}
+func scan(ctx context.Context, data []byte) (root *Node, err error) {
+	p := &scanner{s: string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), ctx: ctx}
 	defer func() {
 		if r := recover(); r != nil {
+			if ce, ok := r.(stopped); ok {
+				root, err = nil, ce.err
+				return
+			}
 			se, ok := r.(*syntaxErr)
 			if !ok {
 				panic(r)

@@ -2,6 +2,7 @@ package xmlc
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"io"
 	"strings"
@@ -76,7 +77,7 @@ func TestScannerAgreesWithEncodingXML(t *testing.T) {
   <inner xmlns="urn:other"><leaf/></inner>
   <?pi ignored?>
 </r:root>`
-	ours, err := Parse([]byte(doc))
+	ours, err := Parse(context.Background(), []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestScannerAgreesWithEncodingXML(t *testing.T) {
 		t.Fatalf("%+v", ours)
 	}
 	for _, bad := range []string{"<a>", "<a></b>", "<a x=1/>", "<a x='1' x='2'/>", "<p:a/>", "<a>&bogus;</a>", "<a>\x01</a>", "<a>\xff</a>", "<a>&#0;</a>", "<a/><b/>", "<a/>text"} {
-		if _, err := Parse([]byte(bad)); err == nil {
+		if _, err := Parse(context.Background(), []byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -103,7 +104,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ours, err := Parse(data)
+		ours, err := Parse(context.Background(), data)
 		if err != nil {
 			return
 		}

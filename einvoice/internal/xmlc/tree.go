@@ -2,6 +2,7 @@ package xmlc
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/papierkram/papierkram/fault"
@@ -12,6 +13,12 @@ const (
 	MaxSize     = 100 << 20 // bytes; embedded attachments make real invoices large
 	MaxDepth    = 64
 	MaxElements = 2_000_000
+	// MaxAttrs bounds the attributes of one element, namespace declarations included: an
+	// e-invoice element has a handful (a root with its namespaces about twenty).
+	MaxAttrs = 256
+	// MaxAttributes bounds the attributes of a document: one per element is generous
+	// (currencyID, unitCode, schemeID sit on leaves).
+	MaxAttributes = MaxElements
 )
 
 // Node is an element: its namespace URI and local name, attributes, text and children.
@@ -51,7 +58,7 @@ func (n *Node) Attr(local string) string {
 // Parse reads an XML document into a tree. Anything a well-formed invoice never has is
 // refused: a DOCTYPE (and with it every entity definition), more than one root, text outside
 // the root, and documents beyond the limits. Errors are fault.InvalidInput with the line.
-func Parse(data []byte) (*Node, error) {
+func Parse(ctx context.Context, data []byte) (*Node, error) {
 	if len(data) > MaxSize {
 		return nil, fault.New(fault.PayloadTooLarge, "the XML is %d bytes; at most %d are accepted", len(data), MaxSize)
 	}
@@ -60,7 +67,7 @@ func Parse(data []byte) (*Node, error) {
 		head := t[:min(len(t), 8)]
 		return nil, fault.New(fault.InvalidInput, "the document is not XML (it starts with %q)", head)
 	}
-	root, err := scan(data)
+	root, err := scan(ctx, data)
 	if err != nil {
 		return nil, err
 	}
