@@ -140,6 +140,14 @@ func (p *scanner) pi(first bool) {
 		if !first {
 			p.fail("the XML is not well-formed: XML declaration not at the start")
 		}
+		if k := strings.Index(body, "version"); k >= 0 {
+			rest := strings.TrimLeft(body[k+len("version"):], " \t\r\n=")
+			if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+				if e := strings.IndexByte(rest[1:], rest[0]); e >= 0 && rest[1:1+e] != "1.0" {
+					p.fail("XML version %q is not supported, the XML must be version 1.0", rest[1:1+e])
+				}
+			}
+		}
 		if k := strings.Index(body, "encoding"); k >= 0 {
 			rest := strings.TrimLeft(body[k+len("encoding"):], " \t\r\n=")
 			if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
@@ -158,6 +166,9 @@ func (p *scanner) comment() {
 	end := strings.Index(p.s[p.i+4:], "-->")
 	if end < 0 {
 		p.fail("the XML is not well-formed: unterminated comment")
+	}
+	if body := p.s[p.i+4 : p.i+4+end]; strings.Contains(body, "--") || strings.HasSuffix(body, "-") {
+		p.fail("the XML is not well-formed: \"--\" inside a comment")
 	}
 	p.advance(p.i + 4 + end + 3)
 }
@@ -179,6 +190,10 @@ func (p *scanner) name() string {
 		p.fail("the XML is not well-formed: a name was expected")
 	}
 	n := p.s[p.i:j]
+	// Namespaces in XML: a name is local or prefix:local, neither part empty.
+	if c := strings.IndexByte(n, ':'); c >= 0 && (c == 0 || c == len(n)-1 || strings.IndexByte(n[c+1:], ':') >= 0) {
+		p.fail("the XML is not well-formed: %q is not a valid qualified name", n)
+	}
 	p.i = j
 	return n
 }
