@@ -22,6 +22,7 @@ require (
 	go.abhg.dev/goldmark/frontmatter v0.2.0
 	golang.org/x/image v0.47.0
 	golang.org/x/text v0.43.0
+	golang.org/x/time v0.16.0 // token buckets of the per-key rate limit: the Go team's own, made for exactly this
 	modernc.org/sqlite v1.61.1
 	software.sslmate.com/src/go-pkcs12 v0.7.4
 )

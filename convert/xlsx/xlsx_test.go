@@ -263,7 +263,9 @@ func TestMillionRows(t *testing.T) {
 	if _, err := Apply(big, Options{Orientation: "landscape"}); fault.CodeOf(err) != fault.InvalidInput || !strings.Contains(err.Error(), "too large") {
 		t.Fatalf("options on a million rows: %v", err)
 	}
-	o, err := office.New(engine.Config{Concurrency: 1, JobTimeout: 3 * time.Second})
+	// Printing a million rows takes LibreOffice minutes; 15 s ends it surely and still leaves
+	// the small workbook after it room on a busy machine (it needs ~0.1 s idle).
+	o, err := office.New(engine.Config{Concurrency: 1, JobTimeout: 15 * time.Second, TempRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

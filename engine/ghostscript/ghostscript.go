@@ -1,6 +1,7 @@
 package ghostscript
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -69,9 +70,32 @@ func (g *Ghostscript) ToPDFA3B(ctx context.Context, pdf []byte) ([]byte, error) 
 		if err == nil && len(out) == 0 {
 			err = fault.New(fault.InvalidPDF, "the PDF could not be converted to PDF/A (empty result)")
 		}
+		scrubInvocation(out)
 		return err
 	})
 	return out, err
+}
+
+// scrubInvocation blanks the comment lines in which Ghostscript records its command line
+// ("%%Invocation: gs -q -dBATCH ...", continued by "%%+" lines) at the top of its output: they
+// tell a reader of the PDF how the server runs its tools. Overwritten with spaces, in place,
+// so every byte offset of the file stays valid.
+func scrubInvocation(pdf []byte) {
+	head := pdf[:min(len(pdf), 64<<10)]
+	for i := 0; i < len(head) && head[i] == '%'; {
+		end := i + bytes.IndexAny(head[i:], "\r\n")
+		if end < i {
+			end = len(head)
+		}
+		line := head[i:end]
+		if bytes.HasPrefix(line, []byte("%%Invocation")) || bytes.HasPrefix(line, []byte("%%+")) {
+			for k := 1; k < len(line); k++ {
+				line[k] = ' '
+			}
+		}
+		for i = end; i < len(head) && (head[i] == '\r' || head[i] == '\n'); i++ {
+		}
+	}
 }
 
 func firstLine(s string) string {

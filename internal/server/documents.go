@@ -196,9 +196,11 @@ func (s *Server) registerDocumentJobs() {
 			}
 		}
 		name := "document." + map[bool]string{true: strings.ToLower(r.Output), false: "pdf"}[r.Output != ""]
+		failed := handOff(ctx) // the job, not the 202, decides whether a conversion was used
 		j := s.jobs.Submit(keyFrom(ctx).ID, name, hook, func(jctx context.Context, id string) (jobs.Result, error) {
 			f, err := run(jctx)
 			if err != nil {
+				failed()
 				return jobs.Result{}, err
 			}
 			return jobs.Result{Data: f.Body, ContentType: f.ContentType, Summary: map[string]any{

@@ -2,7 +2,11 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -17,6 +21,7 @@ type routeMeta struct {
 	conversion bool   // each success uses one conversion of the monthly allowance
 	admin      bool   // only admin keys
 	maxBody    int64  // request body limit
+	heavy      bool   // runs an engine or signs: counts against the key's rate limit
 }
 
 const metaKey = "papierkram"
@@ -63,8 +68,12 @@ func (s *Server) guard(hctx huma.Context, next func(huma.Context)) {
 	op := hctx.Operation()
 	meta := metaOf(op)
 	r, w := humago.Unwrap(hctx)
-	ctx := hctx.Context()
 	r.Body = http.MaxBytesReader(w, r.Body, meta.maxBody)
+	// No work outlives the time its answer could still be written: in-process work (parsing,
+	// validating) and engine jobs end with this context, as they do when the client goes.
+	ctx, cancel := context.WithTimeout(hctx.Context(), workTimeout(s.cfg.WriteTimeout))
+	defer cancel()
+	hctx = huma.WithContext(hctx, ctx)
 
 	key, err := s.authenticate(ctx, r.Header.Get("X-API-Key"))
 	if err != nil {
@@ -85,6 +94,12 @@ func (s *Server) guard(hctx huma.Context, next func(huma.Context)) {
 	if err := s.store.CountRequest(ctx, key.ID, month, meta.family); err != nil {
 		logFrom(ctx).WarnContext(ctx, "usage not counted", "error", err)
 	}
+	if meta.heavy {
+		if wait, ok := s.limiter.take(key, now, 1); !ok {
+			huma.WriteErr(s.api, hctx, http.StatusTooManyRequests, "", s.limiter.rateLimited(wait))
+			return
+		}
+	}
 	if meta.conversion {
 		limit := key.MonthlyConversions()
 		ok, err := s.store.ReserveConversion(ctx, key.ID, month, meta.family, limit)
@@ -99,14 +114,48 @@ func (s *Server) guard(hctx huma.Context, next func(huma.Context)) {
 				With("limit", limit).With("resetAt", reset).With("retryAfterSeconds", int64(reset.Sub(now).Seconds())+1))
 			return
 		}
-		next(hctx)
-		// Only a conversion that succeeded uses the allowance.
-		if hctx.Status() >= 400 {
-			if err := s.store.ReleaseConversion(context.WithoutCancel(ctx), key.ID, month, meta.family); err != nil {
-				logFrom(ctx).WarnContext(ctx, "conversion not released", "error", err)
-			}
+		h := &hold{s: s, log: logFrom(ctx), keyID: key.ID, month: month, family: meta.family}
+		next(huma.WithValue(hctx, holdKey{}, h))
+		// Only a conversion that succeeded uses the allowance; one handed to a background
+		// job is the job's to give back.
+		if hctx.Status() >= 400 && !h.handed.Load() {
+			h.release(ctx)
 		}
 		return
 	}
 	next(hctx)
+}
+
+// workTimeout is how long a request's work may run: its response's write deadline, less a
+// margin to write the problem that says it ran out.
+func workTimeout(write time.Duration) time.Duration {
+	return write - min(5*time.Second, write/10)
+}
+
+// hold is a request's reservation of one conversion.
+type hold struct {
+	s                    *Server
+	log                  *slog.Logger
+	keyID, month, family string
+	handed               atomic.Bool
+}
+
+type holdKey struct{}
+
+func (h *hold) release(ctx context.Context) {
+	if err := h.s.store.ReleaseConversion(context.WithoutCancel(ctx), h.keyID, h.month, h.family); err != nil {
+		h.log.WarnContext(ctx, "conversion not released", "error", err)
+	}
+}
+
+// handOff passes the request's conversion to background work (an asynchronous job): the
+// request's answer (202) no longer decides, the job calls the returned function if it fails,
+// so that only documents actually made use the allowance. Outside a conversion it is a no-op.
+func handOff(ctx context.Context) (failed func()) {
+	h, _ := ctx.Value(holdKey{}).(*hold)
+	if h == nil || !h.handed.CompareAndSwap(false, true) {
+		return func() {}
+	}
+	var once sync.Once
+	return func() { once.Do(func() { h.release(context.Background()) }) }
 }

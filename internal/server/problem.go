@@ -201,7 +201,7 @@ func newProblem(ctx context.Context, status int, msg string, errs ...error) *Pro
 			h.Set("WWW-Authenticate", `APIKey header="X-API-Key"`)
 		case fault.Busy, fault.EngineUnavailable:
 			h.Set("Retry-After", "2")
-		case fault.QuotaExceeded:
+		case fault.QuotaExceeded, fault.RateLimited:
 			if s, ok := p.Details["retryAfterSeconds"].(int64); ok {
 				h.Set("Retry-After", strconv.FormatInt(s, 10))
 			}

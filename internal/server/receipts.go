@@ -134,13 +134,17 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExtractBatch", Method: http.MethodPost, Path: "/api/receipts/extract-batch", Tags: tag,
 		Summary: "Extract up to 20 receipts", RequestBody: receiptBatch.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Extracts each file on its own, several at once, and answers one result per file in the order sent. A bad file gives a result with success false and error; it does not fail the others. No files or more than 20 is 400.",
+		Description: "Extracts each file on its own, several at once, and answers one result per file in the order sent. A bad file gives a result with success false and error; it does not fail the others. No files or more than 20 is 400. Each file counts as one heavy operation against the key's rate limit.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body BatchExtractionResult }, error) {
 		u, err := receiptBatch.read(ctx)
 		if err != nil {
 			return nil, err
 		}
 		files := u.Files["files"]
+		// The request's own token paid for one file; each further one is an extraction too.
+		if err := s.chargeMore(ctx, len(files)-1); err != nil {
+			return nil, err
+		}
 		out := BatchExtractionResult{Count: len(files), Results: make([]*receipt.Result, len(files))}
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, batchParallel)

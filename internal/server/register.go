@@ -36,6 +36,9 @@ func register[I, O any](s *Server, op huma.Operation, h func(context.Context, *I
 	for _, o := range opts {
 		o(m)
 	}
+	if m.heavy = heavy(op.Path, m.conversion); m.heavy {
+		op.Description = strings.TrimSpace(op.Description + " " + heavyNote)
+	}
 	if op.Metadata == nil {
 		op.Metadata = map[string]any{}
 	}

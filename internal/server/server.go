@@ -55,6 +55,9 @@ type Config struct {
 	OCR               receipt.OCR          // text from receipt images (engine/tesseract)
 	Model             *llm.Client          // optional language model for receipts; nil = rules only
 	Now               func() time.Time     // the clock, for quota tests
+	// RateLimit bounds each key's heavy operations (conversions, PDF/A, previews, OCR,
+	// signing); the zero value is DefaultRateLimit, PerMinute 0 with a Burst set, or negative, turns it off.
+	RateLimit RateLimit
 }
 
 // Server is the HTTP service.
@@ -70,6 +73,7 @@ type Server struct {
 	envKeys []*store.Key
 	now     func() time.Time
 	jobs    *jobs.Manager
+	limiter *limiter
 }
 
 // HTML's 25 MB is the spec's limit; uploads get a configurable default.
@@ -112,8 +116,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.RateLimit == (RateLimit{}) {
+		cfg.RateLimit = DefaultRateLimit
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now,
-		jobs: jobs.New(jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries})}
+		jobs:    jobs.New(jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries}),
+		limiter: newLimiter(cfg.RateLimit)}
 	for _, secret := range cfg.APIKeys {
 		if secret == "" {
 			continue
