@@ -12,6 +12,12 @@ COPY scripts/fontconfig /usr/local/lib/papierkram/fontconfig
 RUN bash /usr/local/lib/papierkram/setup.sh && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /var/lib/papierkram papierkram
 COPY --from=build /papierkram /usr/local/bin/papierkram
+# Not root: Chromium refuses its sandbox as root. The sandbox itself needs unprivileged user
+# namespaces, which Docker's default seccomp profile forbids; without them the service logs
+# a warning and renders without the sandbox. To keep it, run with a seccomp profile that
+# allows clone/unshare with CLONE_NEWUSER (or --security-opt seccomp=unconfined), on a host
+# where user namespaces are on (Ubuntu 24.04+: kernel.apparmor_restrict_unprivileged_userns=0
+# or an AppArmor profile for Chromium).
 USER papierkram
 ENV PAPIERKRAM_ADDR=:8080 PAPIERKRAM_DATA_DIR=/var/lib/papierkram/data
 VOLUME /var/lib/papierkram/data

@@ -23,6 +23,16 @@ type Command struct {
 	Env       []string // added to a minimal environment (PATH, HOME, LANG)
 	Dir       string
 	MaxOutput int64 // bytes kept of stdout and of stderr each; default 64 MiB
+	// ExtraFiles are open files the program gets as descriptors 3, 4, ... (a browser's
+	// DevTools pipes).
+	ExtraFiles []*os.File
+	// Credential runs the program as another user (a root server starting its browser as
+	// an unprivileged one); nil keeps the server's own.
+	Credential *syscall.Credential
+	// NoNetwork starts the program in a new, empty network namespace (no interface but a
+	// down loopback): it can reach no host, not even this one. Filesystem unix sockets
+	// still work. Starting fails where the kernel refuses namespaces.
+	NoNetwork bool
 }
 
 // waitDelay is how long a killed program's pipes may stay open before Wait gives up on them.
@@ -35,6 +45,18 @@ func (c Command) cmd(ctx context.Context) *exec.Cmd {
 	cmd.Env = append(baseEnv(), c.Env...)
 	// Its own process group, so a kill reaches the children it starts too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if c.NoNetwork {
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
+		if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
+			// Without root, a new user namespace (ids mapped to our own) allows the new
+			// network namespace.
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		}
+	}
+	cmd.SysProcAttr.Credential = c.Credential
+	cmd.ExtraFiles = c.ExtraFiles
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	cmd.WaitDelay = waitDelay
 	return cmd

@@ -273,10 +273,10 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 		case timedOut || (err != nil && ctx.Err() != nil):
 			// The process may still be busy with the abandoned job: never hand it on.
 			s.retire(sl, "job did not finish")
+		case w.retire != "": // before the health check, which a stuck process answers slowly
+			s.retire(sl, w.retire)
 		case err != nil && sl.proc.Healthy(context.WithoutCancel(ctx)) != nil:
 			s.retire(sl, "unhealthy after a failed job")
-		case w.retire != "":
-			s.retire(sl, w.retire)
 		case s.cfg.MaxJobs > 0 && sl.jobs >= s.cfg.MaxJobs:
 			s.retire(sl, "recycled after max jobs")
 		}
@@ -311,6 +311,9 @@ func (s *Supervisor) ensure(ctx context.Context, sl *slot) error {
 	defer cancel()
 	if err := sl.proc.Start(sctx); err != nil {
 		sl.proc.Stop()
+		// A Process is started once: the goroutines of a failed start may still read its
+		// fields, so the next try gets a fresh one.
+		sl.proc = s.cfg.New(sl.id)
 		if fault.As(err) != nil {
 			return err
 		}

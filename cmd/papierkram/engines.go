@@ -15,6 +15,7 @@ import (
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/internal/server"
+	"github.com/papierkram/papierkram/netguard"
 )
 
 // engines are the external programs the server drives.
@@ -26,22 +27,25 @@ type engines struct {
 	tesseract   *tesseract.Tesseract
 }
 
-func newEngines(log *slog.Logger, jobTimeout time.Duration) (*engines, error) {
+// newEngines builds the engines; every temporary file they make lives under tempRoot (the
+// process's run directory, swept at the next start if the process is killed).
+func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy) (*engines, error) {
 	cpus := runtime.NumCPU()
 	// One soffice per core, each converting one document at a time.
-	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log})
+	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot})
 	if err != nil {
 		return nil, err
 	}
 	return &engines{
 		office: of,
 		// Tesseract runs single-threaded, one process per core.
-		tesseract:   tesseract.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
-		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log}),
-		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log}),
+		tesseract:   tesseract.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
-		// long-lived browser never grows without bound.
-		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log}),
+		// long-lived browser never grows without bound. Each browser's own proxy holds every
+		// connection a page makes to the network policy.
+		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot}, chromium.WithPolicy(network)),
 	}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/internal/version"
 	"github.com/papierkram/papierkram/llm"
@@ -58,6 +59,9 @@ func serveCmd() *cobra.Command {
 		maxUploadMB              int64
 		metricsPublic, devKey    bool
 		shutdown, jobTimeout     time.Duration
+		tempDir                  string
+		ratePerMinute            float64
+		rateBurst                int64
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -96,15 +100,21 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
-			eng, err := newEngines(log, jobTimeout)
+			run, err := engine.NewRunDir(tempDir, log)
+			if err != nil {
+				return err
+			}
+			defer run.Close()
+			network := netguard.Policy{Allow: allow}
+			eng, err := newEngines(log, jobTimeout, run.Path, network)
 			if err != nil {
 				return err
 			}
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
-				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: netguard.Policy{Allow: allow}, Printer: eng.chromium, Office: eng.office,
-				OCR: eng.tesseract, Model: modelFromEnv(),
+				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
+				OCR: eng.tesseract, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
 			})
 			if err != nil {
 				return err
@@ -124,8 +134,11 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
 	f.StringVar(&logFormat, "log-format", env("PAPIERKRAM_LOG_FORMAT", ""), "json or text (default: text on a terminal, else json)")
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
-	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities and webhooks may reach (by default none: loopback, private and link-local are refused)")
+	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
+	f.Float64Var(&ratePerMinute, "rate-limit", float64(envInt("PAPIERKRAM_RATE_LIMIT", int64(server.DefaultRateLimit.PerMinute))), "heavy operations (conversions, PDF/A, previews, OCR, signing) a key may start per minute; 0 turns the limit off (admin keys have none)")
+	f.Int64Var(&rateBurst, "rate-burst", envInt("PAPIERKRAM_RATE_BURST", int64(server.DefaultRateLimit.Burst)), "heavy operations a key may start at once")
+	f.StringVar(&tempDir, "temp-dir", env("PAPIERKRAM_TEMP_DIR", os.TempDir()), "where engines keep temporary files (a directory per process; what a killed process left is removed at the next start)")
 	return cmd
 }
 

@@ -21,7 +21,7 @@ import (
 )
 
 func pool(t *testing.T, n int) *Chromium {
-	c := NewEngine(engine.Config{Concurrency: n, JobTimeout: 20 * time.Second, TempRoot: t.TempDir()})
+	c := NewEngine(engine.Config{Concurrency: n, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t)})
 	t.Cleanup(func() { c.Supervisor().Stop(context.Background()) })
 	return c
 }

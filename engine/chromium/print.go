@@ -3,11 +3,13 @@ package chromium
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/netguard"
 )
 
 // Job is one page to print.
@@ -32,13 +35,36 @@ type Job struct {
 }
 
 // Chromium prints pages on a pool of warm browsers.
-type Chromium struct{ sup *engine.Supervisor }
+type Chromium struct {
+	sup *engine.Supervisor
+	env *common
+}
 
-// NewEngine returns a pool of browsers under a supervisor built from cfg.
-func NewEngine(cfg engine.Config) *Chromium {
+// Option configures NewEngine.
+type Option func(*common)
+
+// WithPolicy is the network policy the browsers enforce on every connection a page makes
+// (the proxy of each browser checks it); without it, no internal address is reachable.
+func WithPolicy(p netguard.Policy) Option { return func(c *common) { c.policy = p } }
+
+// WithUser names the account Chromium runs as when the server runs as root (default
+// nobody): Chromium refuses its sandbox as root.
+func WithUser(name string) Option { return func(c *common) { c.user = name } }
+
+// NewEngine returns a pool of browsers under a supervisor built from cfg. Their profiles
+// live under cfg.TempRoot.
+func NewEngine(cfg engine.Config, opts ...Option) *Chromium {
 	cfg.Name, cfg.Binary = "chromium", Binary
-	cfg.New = func(int) engine.Process { return New() }
-	return &Chromium{sup: engine.New(cfg)}
+	env := &common{tempRoot: cfg.TempRoot, log: cfg.Logger}
+	if env.log == nil {
+		env.log = slog.Default()
+	}
+	env.log = env.log.With("engine", "chromium")
+	for _, o := range opts {
+		o(env)
+	}
+	cfg.New = func(int) engine.Process { return &Browser{env: env} }
+	return &Chromium{sup: engine.New(cfg), env: env}
 }
 
 // Supervisor is the engine behind c.
@@ -50,9 +76,32 @@ func (c *Chromium) Print(ctx context.Context, j Job) ([]byte, error) {
 	err := c.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
 		var err error
 		out, err = print(ctx, w.Process().(*Browser), j)
+		// A failed job may leave the browser in a state no later job should inherit (a print
+		// that never ends, a shared tab that no longer answers): unless the failure is known
+		// to leave it as it was, the browser is replaced before the next job.
+		var clean cleanErr
+		if err != nil && !errors.As(err, &clean) {
+			w.Retire("a job failed in the browser")
+		}
 		return err
 	})
 	return out, err
+}
+
+// stepLimit bounds one protocol command that does not depend on the page (setting up a
+// tab, reading its frame tree): a browser that takes longer is stuck, and the job fails
+// now rather than at its deadline.
+const stepLimit = 10 * time.Second
+
+// step runs one such command on tab.
+func step[P, R any](ctx, tab context.Context, cmd cdp.Command[P, R], p P) (R, error) {
+	sctx, cancel := context.WithTimeout(tab, stepLimit)
+	defer cancel()
+	r, err := chromedp.Call(sctx, cmd, p)
+	if err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
+		err = fault.Wrap(fault.EngineUnavailable, err, "the browser stopped answering")
+	}
+	return r, err
 }
 
 // idleQuiet is how long the network must be quiet for networkidle0/2 (as in Puppeteer).
@@ -71,12 +120,12 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 		// Closing a tab and its browser context takes the browser a while; nobody waits.
 		defer func() { go t.close() }()
 		tab, cancel = t.ctx, t.cancel
-		if err := call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !j.JavaScript}); err != nil {
+		if _, err := step(ctx, tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !j.JavaScript}); err != nil {
 			return nil, tabErr(ctx, err)
 		}
 	} else {
 		// The shared tab: a job's context of its own ends this job's event loops, not the tab.
-		if err := call(b.shared.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+		if _, err := step(ctx, b.shared.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
 			return nil, tabErr(ctx, err)
 		}
 		tab, cancel = context.WithCancel(b.shared.ctx)
@@ -95,10 +144,10 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 	loaded := chromedp.Events(tab, page.LoadEventFired)
 	domReady := chromedp.Events(tab, page.DomContentEventFired)
 	if j.JavaScript || j.URL != "" {
-		if err := call(tab, network.Enable, network.EnableParams{}); err != nil {
+		if _, err := step(ctx, tab, network.Enable, network.EnableParams{}); err != nil {
 			return nil, tabErr(ctx, err)
 		}
-		if err := call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+		if _, err := step(ctx, tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
 			return nil, tabErr(ctx, err)
 		}
 	}
@@ -149,13 +198,14 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 			return nil, tabErr(ctx, err)
 		}
 		if res.ErrorText != "" {
+			// The page's own failure, on a tab that is thrown away.
 			if strings.Contains(res.ErrorText, "BLOCKED_BY_CLIENT") {
-				return nil, fault.New(fault.InvalidInput, "the URL is not allowed: only https:// addresses outside the server's network")
+				return nil, cleanErr{fault.New(fault.InvalidInput, "the URL is not allowed: only https:// addresses outside the server's network")}
 			}
-			return nil, fault.New(fault.Unprocessable, "the page could not be loaded: %s", res.ErrorText)
+			return nil, cleanErr{fault.New(fault.Unprocessable, "the page could not be loaded: %s", res.ErrorText)}
 		}
 	} else {
-		tree, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
+		tree, err := step(ctx, tab, page.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			return nil, tabErr(ctx, err)
 		}
@@ -200,9 +250,27 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 	p.TransferMode = page.PrintToPDFTransferModeReturnAsStream
 	pdf, err := chromedp.Run(tab, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { *pp = p }))
 	if err != nil {
+		bands := p.DisplayHeaderFooter != nil && *p.DisplayHeaderFooter
+		if ctx.Err() == nil && bands && protocolError(err, "Printing failed") {
+			// Chromium prints a header or footer template that loads something (a <link>) this
+			// way, and no retry does better: the caller's input, not a browser to retry on.
+			return nil, fault.Wrap(fault.Unprocessable, err, "the browser could not print the page; header and footer templates cannot load resources (no <link>, no images by URL)")
+		}
 		return nil, tabErr(ctx, err)
 	}
 	return pdf, nil
+}
+
+// cleanErr is a failure that leaves the browser as it was: the page's own error on a tab
+// that is thrown away.
+type cleanErr struct{ error }
+
+func (e cleanErr) Unwrap() error { return e.error }
+
+// protocolError reports whether err is the browser's answer msg to a command.
+func protocolError(err error, msg string) bool {
+	var pe *cdproto.Error
+	return errors.As(err, &pe) && pe.Message == msg
 }
 
 func allowed(ctx context.Context, j Job, url string) bool {

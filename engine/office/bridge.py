@@ -16,6 +16,7 @@ from com.sun.star.connection import NoConnectException
 
 NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode
 NO_UPDATE = 0      # com.sun.star.document.UpdateDocMode
+QUIET_UPDATE = 1   # tests only: links update as far as the profile's settings allow
 
 
 def prop(name, value):
@@ -107,7 +108,7 @@ def convert(desktop, ctx, req):
     load = (
         prop("Hidden", True),
         prop("MacroExecutionMode", NEVER_EXECUTE),
-        prop("UpdateDocMode", NO_UPDATE),
+        prop("UpdateDocMode", QUIET_UPDATE if req.get("updateLinks") else NO_UPDATE),
         prop("Password", ""),  # an encrypted document fails instead of asking
         prop("Silent", True),
     )
@@ -124,6 +125,12 @@ def convert(desktop, ctx, req):
     try:
         writer = doc.supportsService("com.sun.star.text.TextDocument")
         if doc.supportsService("com.sun.star.sheet.SpreadsheetDocument"):
+            if req.get("updateLinks"):
+                # Tests only: what Calc does when links may be updated (the user said yes),
+                # which its settings then allow or refuse.
+                frame = doc.getCurrentController().getFrame()
+                dispatcher = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
+                dispatcher.executeDispatch(frame, ".uno:UpdateTableLinks", "", 0, ())
             doc.calculateAll()  # formulas without cached values, and stale ones
             if req.get("joinSheets"):
                 join_sheets(doc)

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/papierkram/papierkram/engine"
@@ -39,13 +40,29 @@ type Office struct {
 	sup *engine.Supervisor
 	dir string // where bridge.py is written once
 
+	def        defences
+	noIsolated atomic.Bool // the kernel refused a network namespace (warned once)
+
 	mu    sync.Mutex
 	procs []*process // every process made, for tests that kill their own
 }
 
+// defences are the layers between a document and anything outside it; New turns all on.
+// Each holds on its own where it applies (tests turn the others off to show it).
+type defences struct {
+	isolate  bool      // soffice runs in an empty network namespace
+	settings []setting // LibreOffice's configuration in each profile (hardening)
+	sanitize bool      // references outside the document are removed before loading
+}
+
+// defended is what New runs with.
+var defended = defences{isolate: true, settings: hardening, sanitize: true}
+
 // New returns an Office whose pool is built from cfg (Name, Binary and New are set here;
 // MaxJobs defaults to 200: LibreOffice grows with every document it has loaded).
-func New(cfg engine.Config) (*Office, error) {
+func New(cfg engine.Config) (*Office, error) { return newOffice(cfg, defended) }
+
+func newOffice(cfg engine.Config, def defences) (*Office, error) {
 	dir, err := os.MkdirTemp(cfg.TempRoot, "papierkram-office-")
 	if err != nil {
 		return nil, err
@@ -53,7 +70,7 @@ func New(cfg engine.Config) (*Office, error) {
 	if err := os.WriteFile(filepath.Join(dir, "bridge.py"), bridgeSource, 0o600); err != nil {
 		return nil, err
 	}
-	o := &Office{dir: dir}
+	o := &Office{dir: dir, def: def}
 	cfg.Name, cfg.Binary = "office", Binary
 	if cfg.MaxJobs == 0 {
 		cfg.MaxJobs = 200
@@ -68,7 +85,7 @@ func New(cfg engine.Config) (*Office, error) {
 		log = slog.Default()
 	}
 	cfg.New = func(slot int) engine.Process {
-		p := &process{bridge: filepath.Join(dir, "bridge.py"), root: cfg.TempRoot, log: log}
+		p := &process{owner: o, bridge: filepath.Join(dir, "bridge.py"), root: cfg.TempRoot, log: log}
 		o.mu.Lock()
 		o.procs = append(o.procs[max(len(o.procs)-64, 0):], p)
 		o.mu.Unlock()
@@ -110,6 +127,14 @@ type Job struct {
 	// JoinSheets prints a workbook's visible sheets one after the other on the same pages
 	// instead of each from a new page.
 	JoinSheets bool
+
+	weaken weakening // tests only: defences left out for this job
+}
+
+// weakening leaves out the per-job defences, for tests that show what each layer holds.
+type weakening struct {
+	noSanitize  bool // the document goes to LibreOffice as it is
+	updateLinks bool // LibreOffice may update links on load (as far as its settings allow)
 }
 
 // filters are LibreOffice's export filters for the formats Convert writes besides PDF.
@@ -129,6 +154,7 @@ type request struct {
 	HideComments bool   `json:"hideComments,omitempty"`
 	JoinSheets   bool   `json:"joinSheets,omitempty"`
 	Filter       string `json:"filter,omitempty"`
+	UpdateLinks  bool   `json:"updateLinks,omitempty"` // tests only (weakening)
 }
 
 type response struct {
@@ -157,19 +183,28 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 	if ext == "" || strings.ContainsAny(ext, `/\`) {
 		return nil, fault.New(fault.InvalidInput, "the document type is unknown")
 	}
+	doc := j.Document
+	if o.def.sanitize && !j.weaken.noSanitize {
+		// Every document LibreOffice opens passes here: what it would fetch from outside
+		// (pictures, linked sections, other workbooks, web queries) is taken out first.
+		var err error
+		if doc, err = sanitize(doc, ext); err != nil {
+			return nil, err
+		}
+	}
 	var out []byte
 	err := o.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
 		in, res := filepath.Join(w.TempDir(), "document."+ext), filepath.Join(w.TempDir(), "converted."+to)
-		if err := os.WriteFile(in, j.Document, 0o600); err != nil {
+		if err := os.WriteFile(in, doc, 0o600); err != nil {
 			return err
 		}
-		if embedsFonts(j.Document) {
+		if embedsFonts(doc) {
 			// LibreOffice keeps a document's embedded fonts for the rest of the process's
 			// life: no later document (another key's) may draw with them.
 			w.Retire("the document brought embedded fonts")
 		}
 		proc := w.Process().(*process)
-		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets, Filter: filter})
+		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets, Filter: filter, UpdateLinks: j.weaken.updateLinks})
 		if err != nil {
 			return err
 		}
@@ -239,6 +274,7 @@ func clip(s string) string {
 
 // process is one soffice with its bridge, an engine.Process.
 type process struct {
+	owner        *Office
 	bridge, root string
 	log          *slog.Logger
 
@@ -309,11 +345,29 @@ func (p *process) Start(ctx context.Context) error {
 	rand.Read(rnd[:])
 	pipe := "papierkram-office-" + hex.EncodeToString(rnd[:])
 	p.stderr = &tail{}
-	p.office, err = engine.StartProcess(ctx, engine.Command{Name: Binary, Args: []string{
+	profile := filepath.Join(dir, "profile")
+	if err := writeProfile(profile, p.owner.def.settings); err != nil {
+		return err
+	}
+	office := engine.Command{Name: Binary, Args: []string{
 		"--headless", "--invisible", "--nologo", "--norestore", "--nodefault", "--nolockcheck", "--nofirststartwizard",
-		"-env:UserInstallation=file://" + filepath.Join(dir, "profile"),
+		"-env:UserInstallation=file://" + profile,
 		"--accept=pipe,name=" + pipe + ";urp;StarOffice.ComponentContext",
-	}, Env: []string{"HOME=" + dir, "TMPDIR=" + dir}}, nil, p.stderr)
+	}, Env: []string{"HOME=" + dir, "TMPDIR=" + dir}}
+	// No network for soffice: whatever a document makes it fetch finds no host, not even
+	// this one. The bridge reaches it over the OSL pipe, a unix socket in /tmp, which
+	// works across network namespaces. Only soffice: the bridge needs no isolation.
+	office.NoNetwork = p.owner.def.isolate && !p.owner.noIsolated.Load()
+	p.office, err = engine.StartProcess(ctx, office, nil, p.stderr)
+	if err != nil && office.NoNetwork && namespaceRefused(err) {
+		// Without the namespace, once: if that starts, the namespace was the trouble, and
+		// the rest of the pool's starts go without it (with one warning).
+		refused := err
+		office.NoNetwork = false
+		if p.office, err = engine.StartProcess(ctx, office, nil, p.stderr); err == nil && p.owner.noIsolated.CompareAndSwap(false, true) {
+			p.log.Warn("office: the kernel refuses soffice a network namespace; it runs with the server's network, kept from fetching by its settings and the document sanitiser only", "error", refused)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -331,15 +385,17 @@ func (p *process) Start(ctx context.Context) error {
 		return err
 	}
 	p.stdin = inW
+	// The goroutines get their own copies of what they use, not p's fields.
+	py, replies := p.py, make(chan response, 1)
 	go func() { // the answers end when the bridge does
-		<-p.py.Done()
+		<-py.Done()
 		pw.Close()
 		inR.Close()
 	}()
-	p.replies = make(chan response, 1)
-	go p.read(pr)
+	p.replies = replies
+	go p.read(pr, replies)
 	select {
-	case r, ok := <-p.replies:
+	case r, ok := <-replies:
 		if !ok || !r.Ready {
 			return fmt.Errorf("office bridge did not connect: %s %s", r.Error, clip(p.stderr.String()))
 		}
@@ -349,9 +405,21 @@ func (p *process) Start(ctx context.Context) error {
 	}
 }
 
+// namespaceRefused: starting in a new namespace failed for want of permission or support
+// (no CAP_SYS_ADMIN, user namespaces off or used up, a seccomp filter), not because
+// soffice is missing.
+func namespaceRefused(err error) bool {
+	for _, e := range []error{syscall.EPERM, syscall.EINVAL, syscall.ENOSPC, syscall.EUSERS} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // read delivers the bridge's answers; it ends when the bridge's stdout closes.
-func (p *process) read(r io.Reader) {
-	defer close(p.replies)
+func (p *process) read(r io.Reader, replies chan<- response) {
+	defer close(replies)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -360,7 +428,7 @@ func (p *process) read(r io.Reader) {
 			p.log.Warn("office bridge: unreadable answer", "line", clip(sc.Text()))
 			continue
 		}
-		p.replies <- res
+		replies <- res
 	}
 	io.Copy(io.Discard, r)
 }
