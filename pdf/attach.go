@@ -20,9 +20,13 @@ type Attachment struct {
 	Data       []byte
 }
 
+// maxAttachmentsBytes bounds the decoded embedded files Attachments returns together: it
+// keeps them all in memory.
+const maxAttachmentsBytes = 256 << 20
+
 // Attachments lists the embedded files of the EmbeddedFiles name tree and of the catalog's
-// /AF, each once. A file larger than maxSize decoded is fault.PayloadTooLarge: a small PDF
-// can carry a compressed bomb.
+// /AF, each once. A file larger than maxSize decoded, or files larger than 256 MiB
+// together, are fault.PayloadTooLarge: a small PDF can carry a compressed bomb.
 func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 	defer recoverInto(&err, "attachments")
 	cat, err := d.ctx.Catalog()
@@ -62,6 +66,7 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 			add(o, true)
 		}
 	}
+	var total int64
 	for _, s := range specs {
 		a := Attachment{Associated: s.associated}
 		for _, key := range []string{"UF", "F"} {
@@ -95,6 +100,9 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 		}
 		if int64(len(sd.Content)) > maxSize {
 			return nil, fault.New(fault.PayloadTooLarge, "the embedded file %q is larger than %d MB", a.Name, maxSize>>20)
+		}
+		if total += int64(len(sd.Content)); total > maxAttachmentsBytes {
+			return nil, fault.New(fault.PayloadTooLarge, "the embedded files are larger than %d MiB together, the limit", maxAttachmentsBytes/mib)
 		}
 		a.Data = bytes.Clone(sd.Content)
 		aa = append(aa, a)

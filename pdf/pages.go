@@ -22,6 +22,9 @@ type Part struct {
 // Split makes one PDF per range of spec, in order.
 func (d *Doc) Split(spec pagerange.Spec) (parts []Part, err error) {
 	defer recoverInto(&err, "split")
+	if err := d.contentOf(spec.Pages()); err != nil {
+		return nil, err
+	}
 	for _, r := range spec {
 		b, err := d.extract(pagesOf(r))
 		if err != nil {
@@ -35,6 +38,9 @@ func (d *Doc) Split(spec pagerange.Spec) (parts []Part, err error) {
 // Extract makes one PDF of the pages of spec, in the order and with the repeats written.
 func (d *Doc) Extract(spec pagerange.Spec) (b []byte, err error) {
 	defer recoverInto(&err, "extract")
+	if err := d.contentOf(spec.Pages()); err != nil {
+		return nil, err
+	}
 	return d.extract(spec.Pages())
 }
 
@@ -77,6 +83,7 @@ func Merge(docs ...[]byte) (b []byte, err error) {
 	defer recoverInto(&err, "merge")
 	var dest *model.Context
 	total := 0
+	var inflated, content int64
 	for i, data := range docs {
 		d, err := Read(data)
 		if err != nil {
@@ -85,6 +92,19 @@ func Merge(docs ...[]byte) (b []byte, err error) {
 		total += d.PageCount()
 		if total > MaxPages {
 			return nil, fault.New(fault.InvalidInput, "the merged PDF would have more than %d pages", MaxPages)
+		}
+		// The limits of one document hold for the request: the checks of all files
+		// together inflate no more than one may, and the pages' content, which pdfcpu
+		// decodes again to optimise the result, stays within one document's.
+		inflated += d.inflated
+		if inflated > MaxDecodedBytes {
+			return nil, fault.New(fault.PayloadTooLarge, "the PDFs' streams inflate to more than %d MiB together, the limit per request", MaxDecodedBytes/mib)
+		}
+		for _, n := range d.content {
+			content += n
+		}
+		if content > MaxContentBytes {
+			return nil, fault.New(fault.PayloadTooLarge, "the PDFs' pages draw more than %d MiB of content together, the limit per request", MaxContentBytes/mib)
 		}
 		if dest == nil {
 			dest = d.ctx
@@ -130,6 +150,9 @@ func (d *Doc) Underlay(first, rest []byte) (b []byte, err error) {
 		if st == nil {
 			continue
 		}
+		if err := Check(st); err != nil {
+			return nil, err
+		}
 		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(st), 1, "scalefactor:1 abs, rotation:0, position:c", false, false, types.POINTS)
 		if err != nil {
 			return nil, fault.Wrap(fault.InvalidInput, err, "the stationery cannot be used: %s", trimPdfcpu(err.Error()))
@@ -160,6 +183,10 @@ func (d *Doc) Overlay(stamp []byte, opacity float64) (b []byte, err error) {
 	}
 	fresh, err := Read(d.src)
 	if err != nil {
+		return nil, err
+	}
+	// The stamp goes to pdfcpu without Read.
+	if err := Check(stamp); err != nil {
 		return nil, err
 	}
 	wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(stamp), 1, fmt.Sprintf("scalefactor:1 abs, rotation:0, position:c, opacity:%.2f", opacity), true, false, types.POINTS)

@@ -31,17 +31,25 @@ func config() *model.Configuration {
 	// content streams as they were and use a classic cross-reference table instead.
 	c.WriteObjectStream = false
 	c.WriteXRefStream = false
+	// pdfcpu's own limits, behind Check's: what it inflates while reading (object and
+	// cross-reference streams) and the tables it sizes by declared counts.
+	c.Limits.MaxDecodeBytes = maxObjStmBytes
+	c.Limits.MaxObjectCount = MaxObjectNumber
+	c.Limits.MaxXRefEntries = MaxObjectNumber
 	return c
 }
 
 // Doc is a parsed PDF.
 type Doc struct {
-	ctx *model.Context
-	src []byte
+	ctx      *model.Context
+	src      []byte
+	inflated int64   // what Check inflated of it
+	content  []int64 // decoded content size of each page
 }
 
-// Read parses data. A file that is not a PDF, is damaged, or has more than MaxPages pages is
-// fault.InvalidPDF; an encrypted one is fault.EncryptedPDF.
+// Read checks data against the limits of Check and parses it. A file that is not a PDF, is
+// damaged, or has more than MaxPages pages is fault.InvalidPDF; one over the other limits
+// fault.PayloadTooLarge; an encrypted one fault.EncryptedPDF.
 func Read(data []byte) (*Doc, error) { return read(data, false) }
 
 // read parses data; with allowEncrypted, a file that opens without a user password (owner
@@ -51,6 +59,12 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 		return nil, fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
 	}
 	defer recoverInto(&err, "read")
+	// Before pdfcpu: it inflates object streams while reading and page content when it
+	// copies pages, and the engines the document goes to next inflate everything.
+	inflated, err := check(data)
+	if err != nil {
+		return nil, err
+	}
 	ctx, err := api.ReadContext(bytes.NewReader(data), config())
 	if err != nil {
 		return nil, readErr(err)
@@ -79,7 +93,17 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	if ctx.PageCount > MaxPages {
 		return nil, fault.New(fault.InvalidPDF, "the PDF has %d pages; at most %d are accepted", ctx.PageCount, MaxPages)
 	}
-	return &Doc{ctx: ctx, src: data}, nil
+	// pdfcpu numbers objects as its table says, and has taken a few the check could not
+	// number: page content is measured as pdfcpu holds it, and its table's size checked
+	// again (a table it repaired comes from headers the check read leniently).
+	if n := ctx.XRefTable.Size; n != nil && *n > MaxObjectNumber || len(ctx.Table) > MaxObjects {
+		return nil, fault.New(fault.PayloadTooLarge, "the PDF has more than %d objects or object numbers beyond %d", MaxObjects, MaxObjectNumber)
+	}
+	content, err := contentSizes(ctx.XRefTable)
+	if err != nil {
+		return nil, err
+	}
+	return &Doc{ctx: ctx, src: data, inflated: inflated, content: content}, nil
 }
 
 func readErr(err error) error {

@@ -34,7 +34,7 @@ func New(t testing.TB, notBefore, notAfter time.Time) *PKI {
 	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	caTmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "Papierkram Test CA", Organization: []string{"Papierkram Tests"}},
-		NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour),
+		NotBefore: longAgo, NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour),
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
 	}
 	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, caKey.Public(), caKey)
@@ -57,9 +57,13 @@ func New(t testing.TB, notBefore, notAfter time.Time) *PKI {
 	return &PKI{CA: ca, Leaf: leaf, CAKey: caKey, LeafKey: leafKey}
 }
 
-// Valid makes a CA and a leaf valid now.
+// longAgo starts the validity of test certificates meant to be valid: tests with a fixed
+// clock (a day in 2026) must find them valid on any later day the tests run.
+var longAgo = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Valid makes a CA and a leaf valid now and at every fixed test clock since 2020.
 func Valid(t testing.TB) *PKI {
-	return New(t, time.Now().Add(-24*time.Hour), time.Now().Add(365*24*time.Hour))
+	return New(t, longAgo, time.Now().Add(365*24*time.Hour))
 }
 
 // P12 encodes the leaf, its key and the CA as PKCS#12.
