@@ -2,25 +2,17 @@ package rules
 
 import (
 	"context"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/testinvoice"
 )
 
 // A large invoice costs more than its size (rules that look across the document run at every
 // line); validation ends with its request instead of running on after the client has gone.
 func TestValidateEndsWithContext(t *testing.T) {
-	src, err := os.ReadFile("../../../shared/corpus/xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_uncefact.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	open, end := "<ram:IncludedSupplyChainTradeLineItem>", "</ram:IncludedSupplyChainTradeLineItem>"
-	i, j := strings.Index(s, open), strings.LastIndex(s, end)+len(end)
-	big := []byte(s[:i] + strings.Repeat(s[i:j], 50) + s[j:])
+	big := testinvoice.Large(t, 50)
 
 	r, err := Validate(context.Background(), big)
 	if err != nil || r == nil {

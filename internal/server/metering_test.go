@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/papierkram/papierkram/internal/testinvoice"
 	"github.com/papierkram/papierkram/store"
 )
 
@@ -130,14 +130,7 @@ func TestRateLimitHeavyOperations(t *testing.T) {
 // seconds after the response's write deadline is stopped and answered 504.
 func TestWorkEndsAtWriteDeadline(t *testing.T) {
 	e := newTestEnv(t, func(c *Config) { c.WriteTimeout = time.Second })
-	src, err := os.ReadFile("../../../shared/corpus/xrechnung-testsuite/technical-cases/cius/01.01_comprehensive_test_uncefact.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	open, end := "<ram:IncludedSupplyChainTradeLineItem>", "</ram:IncludedSupplyChainTradeLineItem>"
-	i, j := strings.Index(s, open), strings.LastIndex(s, end)+len(end)
-	big := []byte(s[:i] + strings.Repeat(s[i:j], 2500) + s[j:]) // ~24 MB: several seconds of rules
+	big := testinvoice.Large(t, 2500) // ~24 MB: several seconds of rules
 	start := time.Now()
 	wantProblem(t, e.uploadAs(testKey, "/api/xrechnung/validate", [2]any{"@file", big}), http.StatusGatewayTimeout, "timeout")
 	if d := time.Since(start); d > 30*time.Second {
