@@ -146,8 +146,10 @@ func TestKilledOfficeIsReplaced(t *testing.T) {
 }
 
 func TestHungConversionTimesOut(t *testing.T) {
-	o := pool(t, engine.Config{Concurrency: 1, JobTimeout: 800 * time.Millisecond})
-	_, err := o.ToPDF(context.Background(), Job{Document: manyPages(600), Ext: "docx"})
+	// 8,000 pages take LibreOffice minutes, so 8 s ends the job surely; the small document
+	// after it (~0.1 s idle) still fits on a busy machine, where 800 ms did not.
+	o := pool(t, engine.Config{Concurrency: 1, JobTimeout: 8 * time.Second})
+	_, err := o.ToPDF(context.Background(), Job{Document: manyPages(8000), Ext: "docx"})
 	if fault.CodeOf(err) != fault.Timeout {
 		t.Fatalf("err %v, want timeout", err)
 	}
