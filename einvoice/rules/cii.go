@@ -26,7 +26,8 @@ func indicator(want bool) func(*N) bool {
 			case "false", "0":
 				return !want
 			}
-			panic(errNotDecimal)
+			c.doc.castFailed() // not a boolean: the XPath cast is an error, the rule fails
+			return false
 		})
 	}
 }

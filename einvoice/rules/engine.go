@@ -2,6 +2,9 @@ package rules
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -41,7 +44,15 @@ type document struct {
 
 	pathsOnce sync.Once
 	paths     map[string]bool // "cac:A/cbc:B" and "cac:A/cbc:B/@attr" below the root
+
+	// dynamicError is set when the part of a rule being evaluated met what XPath raises a
+	// dynamic error for (a cast of text that is not a decimal or a boolean): that part
+	// fails, as the official rule does. run evaluates one part at a time (see guard).
+	dynamicError bool
 }
+
+// castFailed records a failed cast in the part of a rule being evaluated.
+func (d *document) castFailed() { d.dynamicError = true }
 
 // once computes a document-wide fact the first time it is asked for.
 func (d *document) once(key string, f func() bool) bool {
@@ -286,7 +297,9 @@ type Result struct {
 	Count int `json:"count,omitempty"`
 }
 
-// run checks every element against the patterns, in document order.
+// run checks every element against the patterns, in document order. A rule that panics
+// ends the validation with an internal error: a bug of ours must not turn into a failed
+// rule on a customer's invoice.
 func run(ctx context.Context, d *document, patterns []*compiled, skip map[string]bool) ([]Result, error) {
 	// Sized for a whole rule set (UBL with XRechnung checks about 900 rule ids), so that
 	// neither grows while the document is walked.
@@ -309,7 +322,11 @@ func run(ctx context.Context, d *document, patterns []*compiled, skip map[string
 			}
 			for _, i := range ids {
 				r := p.rules[i]
-				if !safe(r.selector.match, n) {
+				match, err := guard(ctx, r.id(), "context", n, r.selector.match)
+				if err != nil {
+					return nil, err
+				}
+				if !match {
 					continue
 				}
 				loc := ""
@@ -317,7 +334,10 @@ func run(ctx context.Context, d *document, patterns []*compiled, skip map[string
 					if skip[a.id] {
 						continue
 					}
-					ok := safe(a.test, n)
+					ok, err := guard(ctx, a.id, "test", n, a.test)
+					if err != nil {
+						return nil, err
+					}
 					if ok {
 						if i := passed[a.idx]; i > 0 {
 							out[i-1].Count++
@@ -336,7 +356,11 @@ func run(ctx context.Context, d *document, patterns []*compiled, skip map[string
 					}
 					res := Result{ID: a.id, Severity: a.flag, Passed: ok, Message: a.msg, Location: loc, Line: n.Line}
 					if !ok && a.why != nil {
-						res.Message = a.why(n)
+						why := ""
+						if _, err := guard(ctx, a.id, "message", n, func(n *N) bool { why = a.why(n); return true }); err != nil {
+							return nil, err
+						}
+						res.Message = why
 					}
 					if ok {
 						res.Count = 1
@@ -350,15 +374,36 @@ func run(ctx context.Context, d *document, patterns []*compiled, skip map[string
 	return out, nil
 }
 
-// safe runs a test; a test that trips over an input it did not expect fails rather than
-// taking the validator down (XPath raises a dynamic error there, which fails the rule too).
-func safe(test func(*N) bool, n *N) (ok bool) {
+// id names a rule by its first assertion, for reports on the rule's context.
+func (r rule) id() string {
+	if len(r.asserts) == 0 {
+		return "(no assertion)"
+	}
+	return r.asserts[0].id
+}
+
+// guard runs part of a rule (its context match, test or message) at n.
+//
+// What XPath treats as a dynamic error (text that is not a decimal or a boolean where the
+// rule casts it) fails the part, as in the official rule: the value readers record it on
+// the document (castFailed) and guard turns it into false. Everything else the rules check
+// explicitly (a missing element, an element without the expected parent), so a panic is a
+// bug of ours, never a verdict on the invoice: it is logged with its stack and answered as
+// an internal error naming the rule, instead of a failed rule on a customer's invoice.
+func guard(ctx context.Context, id, part string, n *N, f func(*N) bool) (ok bool, err error) {
 	defer func() {
-		if recover() != nil {
-			ok = false
+		if v := recover(); v != nil {
+			slog.ErrorContext(ctx, "e-invoice rule panicked", "rule", id, "part", part, "element", n.XPath(), "line", n.Line, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			ok, err = false, fault.New(fault.Internal, "the validator failed on rule %s; this is a bug of ours, not a problem of the invoice", id).With("rule", id)
 		}
 	}()
-	return test(n)
+	n.doc.dynamicError = false
+	ok = f(n)
+	if n.doc.dynamicError {
+		n.doc.dynamicError = false
+		return false, nil
+	}
+	return ok, nil
 }
 
 // XPath is the element's path with positions, e.g.

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -72,12 +71,11 @@ func anyCmp(ns []*N, f func(decimal.Decimal) bool) bool {
 	return Any(ns, func(m *N) bool { return f(m.DecVal()) })
 }
 
-func isNeg(d decimal.Decimal) bool      { return d.IsNegative() }
-func notPos(d decimal.Decimal) bool     { return !d.IsPositive() }
-func notNeg(d decimal.Decimal) bool     { return !d.IsNegative() }
-func directDebit(code string) bool      { return code == "49" || code == "59" }
-func indicatorOK(v string) bool         { return v == "true" || v == "false" }
-func dateOf(s string) (time.Time, bool) { t, err := time.Parse(time.DateOnly, s); return t, err == nil }
+func isNeg(d decimal.Decimal) bool  { return d.IsNegative() }
+func notPos(d decimal.Decimal) bool { return !d.IsPositive() }
+func notNeg(d decimal.Decimal) bool { return !d.IsNegative() }
+func directDebit(code string) bool  { return code == "49" || code == "59" }
+func indicatorOK(v string) bool     { return v == "true" || v == "false" }
 
 func peppolUBL() []pattern {
 	const (
@@ -94,11 +92,12 @@ func peppolUBL() []pattern {
 		cur := root.Str(p)
 		return Where(root.All("cac:TaxTotal/cbc:TaxAmount"), func(m *N) bool { return rawAttr(m, "currencyID") == cur && hasRawAttr(m, "currencyID") })
 	}
-	period := func(p string, ok func(line, doc time.Time) bool) func(n *N) bool {
+	// period compares a line's period date with the invoice's, by calendar date (xsDate).
+	period := func(p string, ok func(cmp int) bool) func(n *N) bool {
 		return func(n *N) bool {
-			l, ok1 := dateOf(n.Val())
-			d, ok2 := dateOf(n.doc.root.Str("cac:InvoicePeriod/" + p))
-			return ok1 && ok2 && ok(l, d)
+			l, ok1 := xsDate(n.Val())
+			d, ok2 := xsDate(n.doc.root.Str("cac:InvoicePeriod/" + p))
+			return ok1 && ok2 && ok(l.Compare(d))
 		}
 	}
 	rootHas := func(p string) func(*N) bool { return func(n *N) bool { return n.doc.root.Has(p) } }
@@ -152,10 +151,10 @@ func peppolUBL() []pattern {
 				a("PEPPOL-EN16931-R061", Fatal, "Mandate reference MUST be provided for direct debit.", has("cac:PaymentMandate/cbc:ID")),
 			}},
 			{atIf(rootHas("cac:InvoicePeriod/cbc:StartDate"), "/ubl:Invoice/cac:InvoiceLine/cac:InvoicePeriod/cbc:StartDate", "/cn:CreditNote/cac:CreditNoteLine/cac:InvoicePeriod/cbc:StartDate"), []assert{
-				a("PEPPOL-EN16931-R110", Fatal, "Start date of line period MUST be within invoice period.", period("cbc:StartDate", func(l, d time.Time) bool { return !l.Before(d) })),
+				a("PEPPOL-EN16931-R110", Fatal, "Start date of line period MUST be within invoice period.", period("cbc:StartDate", func(cmp int) bool { return cmp >= 0 })),
 			}},
 			{atIf(rootHas("cac:InvoicePeriod/cbc:EndDate"), "/ubl:Invoice/cac:InvoiceLine/cac:InvoicePeriod/cbc:EndDate", "/cn:CreditNote/cac:CreditNoteLine/cac:InvoicePeriod/cbc:EndDate"), []assert{
-				a("PEPPOL-EN16931-R111", Fatal, "End date of line period MUST be within invoice period.", period("cbc:EndDate", func(l, d time.Time) bool { return !l.After(d) })),
+				a("PEPPOL-EN16931-R111", Fatal, "End date of line period MUST be within invoice period.", period("cbc:EndDate", func(cmp int) bool { return cmp <= 0 })),
 			}},
 			{at("cac:InvoiceLine", "cac:CreditNoteLine"), []assert{
 				a("PEPPOL-EN16931-R120", Warning, msg120, func(n *N) bool {
@@ -187,7 +186,12 @@ func peppolUBL() []pattern {
 					if !n.Has("cbc:BaseAmount") {
 						return true
 					}
-					return n.parent.One("cbc:PriceAmount").DecVal().Equal(n.One("cbc:BaseAmount").DecVal().Sub(n.One("cbc:Amount").DecVal()))
+					// A missing operand makes the XPath comparison false.
+					price, amount := n.parent.One("cbc:PriceAmount"), n.One("cbc:Amount")
+					if price == nil || amount == nil {
+						return false
+					}
+					return price.DecVal().Equal(n.One("cbc:BaseAmount").DecVal().Sub(amount.DecVal()))
 				}),
 			}},
 			{atIf(hasAttr("unitCode"), "cac:Price/cbc:BaseQuantity"), []assert{
@@ -267,8 +271,11 @@ func peppolCII() []pattern {
 				if !n.Has("ram:ChargeAmount") {
 					return true
 				}
-				net := n.parent.One("ram:NetPriceProductTradePrice/ram:ChargeAmount").DecVal()
-				return net.Equal(n.One("ram:ChargeAmount").DecVal().Sub(decOr(n, "ram:AppliedTradeAllowanceCharge/ram:ActualAmount", decimal.Zero)))
+				net := n.parent.One("ram:NetPriceProductTradePrice/ram:ChargeAmount")
+				if net == nil {
+					return false // a missing operand makes the XPath comparison false
+				}
+				return net.DecVal().Equal(n.One("ram:ChargeAmount").DecVal().Sub(decOr(n, "ram:AppliedTradeAllowanceCharge/ram:ActualAmount", decimal.Zero)))
 			}),
 		}}},
 		{
@@ -365,7 +372,11 @@ func peppolCII() []pattern {
 			{atIf(hasAttr("unitCode"), "ram:NetPriceProductTradePrice/ram:BasisQuantity", "ram:GrossPriceProductTradePrice/ram:BasisQuantity"), []assert{
 				a("PEPPOL-EN16931-R130", Fatal, "Unit code of price base quantity MUST be same as invoiced quantity.", func(n *N) bool {
 					unit := rawAttr(n, "unitCode")
-					return Any(n.parent.parent.parent.All("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity"), func(m *N) bool {
+					line := n.parent.parent.parent // ../../.. is empty for a price directly below the root
+					if line == nil {
+						return false
+					}
+					return Any(line.All("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity"), func(m *N) bool {
 						return hasRawAttr(m, "unitCode") && rawAttr(m, "unitCode") == unit
 					})
 				}),

@@ -209,8 +209,7 @@ func (n *N) Is(qname string) bool {
 func (n *N) Parent() *N { return n.parent }
 
 // Dec is the xs:decimal value of the first element at the path; ok is false when there is
-// none. A value that is not a decimal panics with errNotDecimal, which fails the rule (as
-// the XPath cast does).
+// none. A value that is not a decimal fails the rule being evaluated (see DecVal).
 func (n *N) Dec(p string) (d decimal.Decimal, ok bool) {
 	m := n.One(p)
 	if m == nil {
@@ -219,18 +218,17 @@ func (n *N) Dec(p string) (d decimal.Decimal, ok bool) {
 	return m.DecVal(), true
 }
 
-// DecVal is the element's own xs:decimal value (see Dec).
+// DecVal is the element's own xs:decimal value. Text that is not a decimal is a dynamic
+// error of the XPath cast, which fails the rule: it is recorded for the engine (which
+// fails the rule being evaluated, see guard) and read as 0 meanwhile.
 func (n *N) DecVal() decimal.Decimal {
 	d, ok := parseDecimal(n.Val())
 	if !ok {
-		panic(errNotDecimal)
+		n.doc.castFailed()
+		return decimal.Zero
 	}
 	return d
 }
-
-type notDecimal struct{}
-
-var errNotDecimal notDecimal
 
 // parseDecimal reads the xs:decimal lexical form: an optional sign, digits with at most
 // one point, nothing else.

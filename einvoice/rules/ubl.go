@@ -2,8 +2,8 @@ package rules
 
 import (
 	"strings"
-	"time"
 
+	"github.com/papierkram/papierkram/einvoice"
 	"github.com/shopspring/decimal"
 )
 
@@ -403,18 +403,24 @@ func coVATAmount(n *N) bool {
 	return tax.Abs().Sub(one).LessThan(want) && tax.Abs().Add(one).GreaterThan(want)
 }
 
+// periodOrder is BR-29 and BR-30: xs:date(cbc:EndDate) >= xs:date(cbc:StartDate), by
+// calendar date (see xsDate); a value that is not an xs:date fails, as the cast does.
 func periodOrder(n *N) bool {
 	s, e := n.One("cbc:StartDate"), n.One("cbc:EndDate")
 	if s == nil || e == nil {
 		return true
 	}
-	sd, err1 := time.Parse(time.DateOnly, s.Val())
-	ed, err2 := time.Parse(time.DateOnly, e.Val())
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return !ed.Before(sd)
+	sd, ok1 := xsDate(s.Val())
+	ed, ok2 := xsDate(e.Val())
+	return ok1 && ok2 && ed.Compare(sd) >= 0
 }
+
+// xsDate reads an xs:date for the rules that compare dates (BR-29, BR-30, PEPPOL R110,
+// R111). Dates compare by calendar date as written, their time zones aside: an EN 16931
+// date is a calendar date, so 2016-01-01+01:00 and 2016-01-01Z are the same day, where
+// XPath would compare the instants the days start at (and take an implicit zone for dates
+// without one).
+func xsDate(s string) (einvoice.XSDate, bool) { return einvoice.ParseXSDate(s) }
 
 func has(p string) func(*N) bool {
 	c := compile(p)

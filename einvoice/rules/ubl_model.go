@@ -30,7 +30,8 @@ func charge(want bool) func(*N) bool {
 			case "false", "0":
 				return !want
 			}
-			panic(errNotDecimal) // not a boolean: the comparison is an error
+			c.doc.castFailed() // not a boolean: the XPath cast is an error, the rule fails
+			return false
 		})
 	}
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"regexp"
 	"strings"
+
+	"github.com/papierkram/papierkram/einvoice"
 )
 
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
@@ -176,7 +178,6 @@ func (s *schemaCheck) problem(n *N) string {
 }
 
 var xsdDateTime = regexp.MustCompile(`^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$`)
-var xsdDate = regexp.MustCompile(`^-?\d{4,}-\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})?$`)
 
 // checkSimple checks a value against an XSD built-in type.
 func checkSimple(n *N, base string) string {
@@ -191,7 +192,10 @@ func checkSimple(n *N, base string) string {
 	case "dateTime":
 		bad = !xsdDateTime.MatchString(v)
 	case "date":
-		bad = !xsdDate.MatchString(v)
+		// The calendar and the zone are checked too (no 2016-13-01, 2015-02-29 or
+		// +25:00), as libxml2 does.
+		_, ok := einvoice.ParseXSDate(v)
+		bad = !ok
 	}
 	if bad {
 		return "The value of " + n.prefixed() + " is not a valid xs:" + base + "."

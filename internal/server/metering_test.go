@@ -137,3 +137,34 @@ func TestWorkEndsAtWriteDeadline(t *testing.T) {
 		t.Fatalf("answered after %v", d)
 	}
 }
+
+// Large validations (over 1 MiB) take one of a few places, one per core, so that a key
+// sending many big invoices cannot take every core from the small ones: while the places are
+// taken, a small invoice is validated at once and a big one waits, within its deadline.
+func TestLargeValidationsWaitForAPlace(t *testing.T) {
+	e := newTestEnv(t, func(c *Config) { c.WriteTimeout = 3 * time.Second })
+	big := testinvoice.Large(t, 200)
+	if len(big) <= bigInput {
+		t.Fatalf("the big invoice has %d bytes", len(big))
+	}
+	small := testinvoice.Large(t, 1)
+	for range cap(e.srv.big) {
+		e.srv.big <- struct{}{}
+	}
+	res := e.uploadAs(testKey, "/api/xrechnung/validate", [2]any{"@file", small})
+	if res.StatusCode != 200 {
+		t.Fatalf("small invoice while the places are taken: %d", res.StatusCode)
+	}
+	res.Body.Close()
+	p := wantProblem(t, e.uploadAs(testKey, "/api/xrechnung/validate", [2]any{"@file", big}), http.StatusGatewayTimeout, "timeout")
+	if !strings.Contains(p["detail"].(string), "waiting for its turn") {
+		t.Fatalf("problem %v", p)
+	}
+	for range cap(e.srv.big) {
+		<-e.srv.big
+	}
+	// (Its copied lines break the sum and id rules: a report, not a verdict, is the point.)
+	if v := decode(t, e.uploadAs(testKey, "/api/xrechnung/validate", [2]any{"@file", big})); v["documentType"] != "Invoice" || len(v["results"].([]any)) == 0 {
+		t.Fatalf("big invoice with a free place: %.500v", v)
+	}
+}

@@ -115,3 +115,22 @@ func (s *Server) chargeMore(ctx context.Context, n int) error {
 	}
 	return nil
 }
+
+// bigInput is the size above which an in-process validation waits for one of a few places:
+// rules that look across a document make a large one cost more than its size (a 95 MB
+// invoice took 52 s), and a few of them must not take every core from the small ones.
+const bigInput = 1 << 20
+
+// bounded runs work at once for inputs up to bigInput, and for larger ones on one of the
+// server's places for large work (one per core), waiting no longer than ctx allows.
+func (s *Server) bounded(ctx context.Context, size int, work func() error) error {
+	if size > bigInput {
+		select {
+		case s.big <- struct{}{}:
+			defer func() { <-s.big }()
+		case <-ctx.Done():
+			return fault.FromContext(ctx, "the document was waiting for its turn")
+		}
+	}
+	return work()
+}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"runtime"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -74,6 +75,7 @@ type Server struct {
 	now     func() time.Time
 	jobs    *jobs.Manager
 	limiter *limiter
+	big     chan struct{} // places for large in-process work (validations of big documents)
 }
 
 // HTML's 25 MB is the spec's limit; uploads get a configurable default.
@@ -121,7 +123,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now,
 		jobs:    jobs.New(jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries}),
-		limiter: newLimiter(cfg.RateLimit)}
+		limiter: newLimiter(cfg.RateLimit), big: make(chan struct{}, runtime.NumCPU())}
 	for _, secret := range cfg.APIKeys {
 		if secret == "" {
 			continue

@@ -160,7 +160,8 @@ func (s *Server) validateRoute() {
 		if err != nil {
 			return nil, err
 		}
-		r, err := rules.Validate(ctx, f.Data)
+		var r *rules.Report
+		err = s.bounded(ctx, len(f.Data), func() (err error) { r, err = rules.Validate(ctx, f.Data); return err })
 		if err != nil {
 			return nil, err
 		}

@@ -41,7 +41,8 @@ func (s *Server) registerZugferd() {
 	reportSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdReport](), true, "")
 	validateDesc := "Finds the invoice XML in a ZUGFeRD, Factur-X or XRechnung PDF (factur-x.xml, xrechnung.xml, zugferd-invoice.xml, or the associated XML file) and checks both parts: `xml` is the report of /api/xrechnung/validate for the XML's profile; `pdf` lists the container checks (PDFA-ID: PDF/A-3 identification in XMP; PDFA-OUTPUTINTENT; PDFA-FONTS: embedded fonts; FX-AF: an associated file with AFRelationship Data, Source or Alternative; FX-XMP, FX-XMP-TYPE, FX-XMP-FILENAME, FX-XMP-PROFILE: the Factur-X XMP properties and their agreement with the XML). `valid` only if both parts are. ZUGFeRD 1.0 is refused with 400."
 	validate := func(ctx context.Context, data []byte) (*struct{ Body *ZugferdReport }, error) {
-		r, err := zugferd.Validate(ctx, data)
+		var r *zugferd.Report
+		err := s.bounded(ctx, len(data), func() (err error) { r, err = zugferd.Validate(ctx, data); return err })
 		if err != nil {
 			return nil, err
 		}

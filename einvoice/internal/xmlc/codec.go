@@ -303,7 +303,8 @@ func (c *Codec) Amount(name string, v *einvoice.Decimal, currency string) {
 	})
 }
 
-// ISODate binds the current element's text as YYYY-MM-DD.
+// ISODate binds the current element's text as an xs:date: written as YYYY-MM-DD, read with
+// an optional time zone, which is dropped (see einvoice.ParseUBLDate).
 func (c *Codec) ISODate(v *einvoice.Date) {
 	if c.writing {
 		if *v != "" {
@@ -311,7 +312,7 @@ func (c *Codec) ISODate(v *einvoice.Date) {
 		}
 		return
 	}
-	d, err := einvoice.ParseDate(c.cur.Text)
+	d, err := einvoice.ParseUBLDate(c.cur.Text)
 	if err != nil {
 		c.Fail("%v", err)
 		return

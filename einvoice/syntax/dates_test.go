@@ -1,0 +1,120 @@
+package syntax_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice/internal/corpus"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// ublDate is a UBL date element with its value.
+var ublDate = regexp.MustCompile(`<cbc:(\w*Date)>(\d{4}-\d{2}-\d{2})</cbc:\w*Date>`)
+
+// zoned gives every date of a UBL document a time zone, in turn Z, -05:00 and +01:00
+// (xs:date allows one), and returns how many it changed.
+func zoned(doc string) (string, int) {
+	zones := []string{"+01:00", "Z", "-05:00"}
+	k := 0
+	out := ublDate.ReplaceAllStringFunc(doc, func(m string) string {
+		p := ublDate.FindStringSubmatch(m)
+		k++
+		return "<cbc:" + p[1] + ">" + p[2] + zones[k%len(zones)] + "</cbc:" + p[1] + ">"
+	})
+	return out, k
+}
+
+// zonedCorpus are corpus invoices with invoice and line periods, XRechnung and plain
+// EN 16931, invoice and credit note.
+var zonedCorpus = []string{
+	"xrechnung-testsuite/business-cases/standard/03.01a-INVOICE_ubl.xml",
+	"en16931/examples-ubl/ubl-tc434-example5.xml",
+	"en16931/examples-ubl/ubl-tc434-creditnote1.xml",
+}
+
+// TestUBLDateWithZone: dates with a time zone (2016-01-01+01:00, a valid xs:date) read
+// into the same model as without one, and transform into the same, schema-valid CII.
+// Before, parse and transform refused them as "not a date".
+func TestUBLDateWithZone(t *testing.T) {
+	for _, rel := range zonedCorpus {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(corpus.Dir(t), rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, k := zoned(string(data))
+			if k < 3 {
+				t.Fatalf("only %d dates in %s", k, rel)
+			}
+			want, _, err := syntax.Read(context.Background(), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := syntax.Read(context.Background(), []byte(doc))
+			if err != nil {
+				t.Fatalf("dates with a time zone refused: %v", err)
+			}
+			a, _ := json.Marshal(want)
+			b, _ := json.Marshal(got)
+			if string(a) != string(b) {
+				t.Errorf("the model differs:\n%s\n%s", a, b)
+			}
+			if !strings.Contains(string(b), `"issueDate":"`) {
+				t.Errorf("no issue date in the model: %s", b)
+			}
+			plain, _, err := syntax.Transform(context.Background(), data, syntax.CII)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := syntax.Transform(context.Background(), []byte(doc), syntax.CII)
+			if err != nil {
+				t.Fatalf("transform refused dates with a time zone: %v", err)
+			}
+			xsdValid(t, out, corpus.SchemaCII)
+			if string(out) != string(plain) {
+				t.Errorf("the CII differs from the one without time zones")
+			}
+		})
+	}
+}
+
+// TestUBLDateInvalid: what is not an xs:date (month 13, zone +25:00) is an input error
+// naming the line and the element, in parse and transform.
+func TestUBLDateInvalid(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), zonedCorpus[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const issue = "<cbc:IssueDate>2019-02-28</cbc:IssueDate>"
+	if !strings.Contains(string(data), issue) {
+		t.Fatalf("%s not in %s", issue, zonedCorpus[0])
+	}
+	for _, bad := range []string{"2016-13-01+01:00", "2016-01-01+25:00", "2015-02-29Z", "2016-01-01+1:00"} {
+		doc := strings.Replace(string(data), issue, "<cbc:IssueDate>"+bad+"</cbc:IssueDate>", 1)
+		_, _, errRead := syntax.Read(context.Background(), []byte(doc))
+		_, _, errTransform := syntax.Transform(context.Background(), []byte(doc), syntax.CII)
+		for what, err := range map[string]error{"read": errRead, "transform": errTransform} {
+			if err == nil {
+				t.Errorf("%s: %s accepted", bad, what)
+				continue
+			}
+			if fault.CodeOf(err) != fault.InvalidInput {
+				t.Errorf("%s: %s: code %s (%v)", bad, what, fault.CodeOf(err), err)
+			}
+			for _, w := range []string{"line 6", "cbc:IssueDate", bad, "not a date"} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s: %s: %q does not say %q", bad, what, err, w)
+				}
+			}
+			if l, _ := fault.As(err).Details["line"].(int); l != 6 {
+				t.Errorf("%s: %s: line detail %v", bad, what, fault.As(err).Details["line"])
+			}
+		}
+	}
+}
