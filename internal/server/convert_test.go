@@ -118,7 +118,7 @@ func TestHTMLRenderTimeout(t *testing.T) {
 // TestQuotaOnConversions: a free key gets exactly 100 successful conversions a month; the
 // 101st is refused, also when requests race.
 func TestQuotaOnConversions(t *testing.T) {
-	e := newTestEnv(t)
+	e := newTestEnv(t, noRateLimit) // the monthly allowance alone
 	key := decode(t, e.do("POST", "/api/admin/keys", testKey, `{"name":"free"}`))["key"].(string)
 	var ok, refused atomic.Int64
 	var wg sync.WaitGroup

@@ -22,6 +22,9 @@ func (e *testEnv) freeKey(t *testing.T, name string) string {
 	return secret
 }
 
+// noRateLimit turns the per-key rate limit off, for tests of the monthly allowance alone.
+func noRateLimit(c *Config) { c.RateLimit = RateLimit{PerMinute: -1} }
+
 func usedConversions(t *testing.T, e *testEnv, key string) float64 {
 	t.Helper()
 	u := decode(t, e.do("GET", "/api/usage", key, nil))

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"archive/zip"
 	"bytes"
 	"fmt"
 	"mime/multipart"
@@ -90,6 +91,16 @@ func TestExcelToPDF(t *testing.T) {
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", buf.Bytes(), "gridlines", "ja"), 400, "invalid_input")
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", buf.Bytes(), "pageBetweenSheets", "nein"), 400, "invalid_input")
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", []byte("PK\x03\x04garbage"), "orientation", "portrait"), 400, "invalid_input")
-	// A damaged workbook without options reaches LibreOffice, which cannot open it: 422.
-	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", append([]byte("PK\x03\x04"), make([]byte, 300)...)), 422, "unprocessable")
+	// A damaged package is refused before LibreOffice, with options or without: 400.
+	p = wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", append([]byte("PK\x03\x04"), make([]byte, 300)...)), 400, "invalid_input")
+	if !strings.Contains(p["detail"].(string), "damaged") {
+		t.Errorf("detail %v", p["detail"])
+	}
+	// A sound zip that is no workbook reaches LibreOffice, which cannot open it: 422.
+	var notBook bytes.Buffer
+	zw := zip.NewWriter(&notBook)
+	part, _ := zw.Create("xl/workbook.xml")
+	part.Write([]byte("<nonsense/>"))
+	zw.Close()
+	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", notBook.Bytes()), 422, "unprocessable")
 }

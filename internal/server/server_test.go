@@ -164,7 +164,7 @@ func addTestRoute(e *testEnv, path string, h func(ctx context.Context, in *struc
 }
 
 func TestQuota(t *testing.T) {
-	e := newTestEnv(t)
+	e := newTestEnv(t, noRateLimit) // the monthly allowance alone
 	addTestRoute(e, "/v1/convert/test", func(ctx context.Context, in *struct {
 		Fail string `query:"fail"`
 	}) (*struct{ Body map[string]string }, error) {
