@@ -5,27 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/papierkram/papierkram/einvoice/internal/corpus"
 )
-
-var ublDate = regexp.MustCompile(`<cbc:(\w*Date)>(\d{4}-\d{2}-\d{2})</cbc:\w*Date>`)
-
-// withZones gives every date of a UBL document a time zone, in turn Z, -05:00 and +01:00.
-func withZones(doc string) (string, int) {
-	zones := []string{"+01:00", "Z", "-05:00"}
-	k := 0
-	out := ublDate.ReplaceAllStringFunc(doc, func(m string) string {
-		p := ublDate.FindStringSubmatch(m)
-		k++
-		return "<cbc:" + p[1] + ">" + p[2] + zones[k%len(zones)] + "</cbc:" + p[1] + ">"
-	})
-	return out, k
-}
 
 // failedIDs are the ids of the failed rules with their severity, sorted.
 func failedIDs(t *testing.T, doc string) []string {
@@ -55,7 +40,7 @@ func TestDatesWithZone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, k := withZones(string(data))
+		doc, k := corpus.WithZones(string(data))
 		if k < 3 {
 			t.Fatalf("only %d dates in %s", k, rel)
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,22 +12,6 @@ import (
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
 )
-
-// ublDate is a UBL date element with its value.
-var ublDate = regexp.MustCompile(`<cbc:(\w*Date)>(\d{4}-\d{2}-\d{2})</cbc:\w*Date>`)
-
-// zoned gives every date of a UBL document a time zone, in turn Z, -05:00 and +01:00
-// (xs:date allows one), and returns how many it changed.
-func zoned(doc string) (string, int) {
-	zones := []string{"+01:00", "Z", "-05:00"}
-	k := 0
-	out := ublDate.ReplaceAllStringFunc(doc, func(m string) string {
-		p := ublDate.FindStringSubmatch(m)
-		k++
-		return "<cbc:" + p[1] + ">" + p[2] + zones[k%len(zones)] + "</cbc:" + p[1] + ">"
-	})
-	return out, k
-}
 
 // zonedCorpus are corpus invoices with invoice and line periods, XRechnung and plain
 // EN 16931, invoice and credit note.
@@ -48,7 +31,7 @@ func TestUBLDateWithZone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, k := zoned(string(data))
+			doc, k := corpus.WithZones(string(data))
 			if k < 3 {
 				t.Fatalf("only %d dates in %s", k, rel)
 			}

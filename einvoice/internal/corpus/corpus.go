@@ -7,6 +7,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -115,4 +116,20 @@ func Missing(a, b map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ublDate is a UBL date element with its value.
+var ublDate = regexp.MustCompile(`<cbc:(\w*Date)>(\d{4}-\d{2}-\d{2})</cbc:\w*Date>`)
+
+// WithZones gives every date of a UBL document a time zone, in turn +01:00, Z and -05:00
+// (xs:date allows one), and returns how many it changed.
+func WithZones(doc string) (string, int) {
+	zones := []string{"+01:00", "Z", "-05:00"}
+	k := 0
+	out := ublDate.ReplaceAllStringFunc(doc, func(m string) string {
+		p := ublDate.FindStringSubmatch(m)
+		k++
+		return "<cbc:" + p[1] + ">" + p[2] + zones[k%len(zones)] + "</cbc:" + p[1] + ">"
+	})
+	return out, k
 }
