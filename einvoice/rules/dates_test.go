@@ -31,20 +31,9 @@ func failedIDs(t *testing.T, doc string) []string {
 // without one: no false BR-29 or BR-30 (period end before start), PEPPOL R110 or R111 (line
 // period outside the invoice's) or UBL-XSD (data type). Before, each of them failed.
 func TestDatesWithZone(t *testing.T) {
-	for _, rel := range []string{
-		"xrechnung-testsuite/business-cases/standard/03.01a-INVOICE_ubl.xml",
-		"en16931/examples-ubl/ubl-tc434-example5.xml",
-		"en16931/examples-ubl/ubl-tc434-creditnote1.xml",
-	} {
-		data, err := os.ReadFile(filepath.Join(corpus.Dir(t), rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, k := corpus.WithZones(string(data))
-		if k < 3 {
-			t.Fatalf("only %d dates in %s", k, rel)
-		}
-		want, got := failedIDs(t, string(data)), failedIDs(t, doc)
+	for _, rel := range corpus.ZonedUBL {
+		data, doc := corpus.Zoned(t, rel)
+		want, got := failedIDs(t, string(data)), failedIDs(t, string(doc))
 		if !slices.Equal(want, got) {
 			t.Errorf("%s: with time zones the failed rules are\n%s\nwithout\n%s", rel, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}

@@ -13,33 +13,18 @@ import (
 	"github.com/papierkram/papierkram/fault"
 )
 
-// zonedCorpus are corpus invoices with invoice and line periods, XRechnung and plain
-// EN 16931, invoice and credit note.
-var zonedCorpus = []string{
-	"xrechnung-testsuite/business-cases/standard/03.01a-INVOICE_ubl.xml",
-	"en16931/examples-ubl/ubl-tc434-example5.xml",
-	"en16931/examples-ubl/ubl-tc434-creditnote1.xml",
-}
-
 // TestUBLDateWithZone: dates with a time zone (2016-01-01+01:00, a valid xs:date) read
 // into the same model as without one, and transform into the same, schema-valid CII.
 // Before, parse and transform refused them as "not a date".
 func TestUBLDateWithZone(t *testing.T) {
-	for _, rel := range zonedCorpus {
+	for _, rel := range corpus.ZonedUBL {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(corpus.Dir(t), rel))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, k := corpus.WithZones(string(data))
-			if k < 3 {
-				t.Fatalf("only %d dates in %s", k, rel)
-			}
+			data, doc := corpus.Zoned(t, rel)
 			want, _, err := syntax.Read(context.Background(), data)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := syntax.Read(context.Background(), []byte(doc))
+			got, _, err := syntax.Read(context.Background(), doc)
 			if err != nil {
 				t.Fatalf("dates with a time zone refused: %v", err)
 			}
@@ -55,7 +40,7 @@ func TestUBLDateWithZone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _, err := syntax.Transform(context.Background(), []byte(doc), syntax.CII)
+			out, _, err := syntax.Transform(context.Background(), doc, syntax.CII)
 			if err != nil {
 				t.Fatalf("transform refused dates with a time zone: %v", err)
 			}
@@ -70,13 +55,13 @@ func TestUBLDateWithZone(t *testing.T) {
 // TestUBLDateInvalid: what is not an xs:date (month 13, zone +25:00) is an input error
 // naming the line and the element, in parse and transform.
 func TestUBLDateInvalid(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), zonedCorpus[0]))
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), corpus.ZonedUBL[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const issue = "<cbc:IssueDate>2019-02-28</cbc:IssueDate>"
 	if !strings.Contains(string(data), issue) {
-		t.Fatalf("%s not in %s", issue, zonedCorpus[0])
+		t.Fatalf("%s not in %s", issue, corpus.ZonedUBL[0])
 	}
 	for _, bad := range []string{"2016-13-01+01:00", "2016-01-01+25:00", "2015-02-29Z", "2016-01-01+1:00"} {
 		doc := strings.Replace(string(data), issue, "<cbc:IssueDate>"+bad+"</cbc:IssueDate>", 1)

@@ -133,3 +133,26 @@ func WithZones(doc string) (string, int) {
 	})
 	return out, k
 }
+
+// ZonedUBL are corpus invoices with invoice and line periods, XRechnung and plain EN 16931,
+// invoice and credit note: the inputs of the tests of dates with a time zone.
+var ZonedUBL = []string{
+	"xrechnung-testsuite/business-cases/standard/03.01a-INVOICE_ubl.xml",
+	"en16931/examples-ubl/ubl-tc434-example5.xml",
+	"en16931/examples-ubl/ubl-tc434-creditnote1.xml",
+}
+
+// Zoned reads the corpus file rel and answers it as it is and with WithZones applied; a file
+// with fewer than three dates fails the test (it would prove little).
+func Zoned(t testing.TB, rel string) (orig, zoned []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Dir(t), rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, k := WithZones(string(data))
+	if k < 3 {
+		t.Fatalf("only %d dates in %s", k, rel)
+	}
+	return data, []byte(doc)
+}
