@@ -89,14 +89,33 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 	if u.User != nil {
 		return nil, fault.New(fault.InvalidInput, "URLs with credentials are not accepted")
 	}
-	host := u.Hostname()
+	if _, err := p.Addrs(ctx, u.Hostname(), nil); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// Lookup resolves a host name; nil means net.DefaultResolver.
+type Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+
+// Addrs answers the addresses host stands for (a literal address itself, a name as lookup
+// resolves it) when the policy allows every one of them; a name with any internal address is
+// refused whole. A caller that connects must dial these addresses, not the name again, so
+// that a second lookup (DNS rebinding) cannot answer differently. Errors are
+// fault.InvalidInput naming the reason.
+func (p Policy) Addrs(ctx context.Context, host string, lookup Lookup) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		if !p.AllowedAddr(a) {
 			return nil, fault.New(fault.InvalidInput, "the URL points to an internal address (%s), which is not allowed", a)
 		}
-		return u, nil
+		return []netip.Addr{a}, nil
 	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if lookup == nil {
+		lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
+	}
+	addrs, err := lookup(ctx, host)
 	if err != nil || len(addrs) == 0 {
 		return nil, fault.Wrap(fault.InvalidInput, err, "the host %q cannot be resolved", host)
 	}
@@ -105,14 +124,13 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 			return nil, fault.New(fault.InvalidInput, "the host %q resolves to an internal address (%s), which is not allowed", host, a)
 		}
 	}
-	return u, nil
+	return addrs, nil
 }
 
-// Client returns an HTTP client whose every connection is checked at dial time, so a name
-// that resolves differently between check and use (DNS rebinding) still cannot reach an
-// internal address, and redirects are checked too.
-func (p Policy) Client(timeout time.Duration) *http.Client {
-	d := &net.Dialer{Timeout: 10 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
+// Dialer returns a dialer that checks every address once more just before its socket
+// connects.
+func (p Policy) Dialer(timeout time.Duration) *net.Dialer {
+	return &net.Dialer{Timeout: timeout, Control: func(network, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
 			return fault.New(fault.InvalidInput, "cannot check address %q", address)
@@ -122,6 +140,13 @@ func (p Policy) Client(timeout time.Duration) *http.Client {
 		}
 		return nil
 	}}
+}
+
+// Client returns an HTTP client whose every connection is checked at dial time, so a name
+// that resolves differently between check and use (DNS rebinding) still cannot reach an
+// internal address, and redirects are checked too.
+func (p Policy) Client(timeout time.Duration) *http.Client {
+	d := p.Dialer(10 * time.Second)
 	tr := &http.Transport{DialContext: d.DialContext, Proxy: nil, TLSHandshakeTimeout: 10 * time.Second, MaxIdleConns: 10, IdleConnTimeout: 30 * time.Second}
 	return &http.Client{Transport: tr, Timeout: timeout, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {

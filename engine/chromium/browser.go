@@ -254,7 +254,7 @@ func (b *Browser) start(ctx context.Context, sandbox bool) (err error) {
 			}
 		}
 	}
-	if b.proxy, err = startProxy(b.env.policy.AllowedAddr, &b.env.proxied, b.env.log); err != nil {
+	if b.proxy, err = startProxy(b.env.policy, &b.env.proxied, b.env.log); err != nil {
 		return err
 	}
 	if b.env.resolve != nil {

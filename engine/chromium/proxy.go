@@ -13,8 +13,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/papierkram/papierkram/netguard"
 )
 
 // The proxy is the only way out of a browser. Chromium is started with it as the proxy of
@@ -41,10 +42,10 @@ const (
 )
 
 type proxy struct {
-	ln      net.Listener
-	allowed func(netip.Addr) bool
-	// resolve looks a name up (net.DefaultResolver; tests replace it).
-	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	ln     net.Listener
+	policy netguard.Policy
+	// resolve looks a name up (nil: net.DefaultResolver; tests set their own).
+	resolve netguard.Lookup
 	log     *slog.Logger
 	slots   chan struct{}
 	counts  *proxyCounts
@@ -59,7 +60,7 @@ type proxy struct {
 type proxyCounts struct{ refused, tunnels atomic.Int64 }
 
 // startProxy listens on a loopback port of its own and serves until close.
-func startProxy(allowed func(netip.Addr) bool, counts *proxyCounts, log *slog.Logger) (*proxy, error) {
+func startProxy(policy netguard.Policy, counts *proxyCounts, log *slog.Logger) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -67,11 +68,8 @@ func startProxy(allowed func(netip.Addr) bool, counts *proxyCounts, log *slog.Lo
 	if counts == nil {
 		counts = new(proxyCounts)
 	}
-	p := &proxy{ln: ln, allowed: allowed, log: log, slots: make(chan struct{}, proxyMaxTunnels), counts: counts,
-		conns: map[net.Conn]struct{}{},
-		resolve: func(ctx context.Context, host string) ([]netip.Addr, error) {
-			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		}}
+	p := &proxy{ln: ln, policy: policy, log: log, slots: make(chan struct{}, proxyMaxTunnels), counts: counts,
+		conns: map[net.Conn]struct{}{}}
 	p.wg.Go(p.serve)
 	return p, nil
 }
@@ -220,40 +218,18 @@ func connectTarget(req *http.Request) (host string, port int, err error) {
 	return h, port, nil
 }
 
-// check resolves host (a literal address stands for itself) and returns its addresses when
-// the policy allows every one of them, as netguard.Policy.CheckURL does.
+// check resolves host with the proxy's lookup and returns its addresses when the policy
+// allows every one of them.
 func (p *proxy) check(ctx context.Context, host string) ([]netip.Addr, error) {
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else {
-		rctx, cancel := context.WithTimeout(ctx, proxyResolveLimit)
-		defer cancel()
-		if addrs, err = p.resolve(rctx, host); err != nil {
-			return nil, err
-		}
-	}
-	if len(addrs) == 0 {
-		return nil, errors.New("no address")
-	}
-	for _, a := range addrs {
-		if !p.allowed(a) {
-			return nil, errors.New("internal address " + a.String())
-		}
-	}
-	return addrs, nil
+	rctx, cancel := context.WithTimeout(ctx, proxyResolveLimit)
+	defer cancel()
+	return p.policy.Addrs(rctx, host, p.resolve)
 }
 
-// dial connects to the first of addrs that answers. The dialer checks the address once
-// more just before the socket connects.
+// dial connects to the first of addrs that answers; the policy's dialer checks the address
+// once more just before the socket connects.
 func (p *proxy) dial(ctx context.Context, addrs []netip.Addr, port int) (net.Conn, error) {
-	d := net.Dialer{Timeout: proxyDialTimeout, Control: func(_, address string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(address)
-		if err != nil || !p.allowed(ap.Addr()) {
-			return errors.New("address refused by policy")
-		}
-		return nil
-	}}
+	d := p.policy.Dialer(proxyDialTimeout)
 	var err error
 	for _, a := range addrs {
 		var c net.Conn

@@ -134,7 +134,7 @@ func TestProxyEnforcesThePolicy(t *testing.T) {
 	s := newSink(t)
 	v4, v6 := s.tcp("127.0.0.1:0"), s.tcp("[::1]:0")
 	var counts proxyCounts
-	p, err := startProxy(netguard.Policy{}.AllowedAddr, &counts, slog.Default())
+	p, err := startProxy(netguard.Policy{}, &counts, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestProxyTunnelsToTheCheckedAddress(t *testing.T) {
 	}()
 	allow := netguard.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
 	var counts proxyCounts
-	p, err := startProxy(allow.AllowedAddr, &counts, slog.Default())
+	p, err := startProxy(allow, &counts, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
