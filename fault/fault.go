@@ -34,39 +34,76 @@ const (
 	Unprocessable        Code = "unprocessable"
 	InvalidCertificate   Code = "invalid_certificate"
 	InvalidCertPassword  Code = "invalid_certificate_password"
+	InvalidPDFPassword   Code = "invalid_pdf_password"
 	ExtractionFailed     Code = "extraction_failed"
 	Canceled             Code = "canceled"
 )
 
-// Codes lists every code with what it means, for documentation.
-var Codes = []struct {
+// Kind says whose fault an error is, which decides how callers react to it: a client
+// fixes its input, retries later, or reports a server fault.
+type Kind uint8
+
+const (
+	ServerFault Kind = iota // our fault or an engine's: 5xx, exit status 1
+	ClientFault             // the input or the caller is at fault: 4xx, exit status 2
+	Transient               // the same request may succeed later: 429, 503
+)
+
+// Info is a code's row of the one table: its HTTP status (a number, so that domain packages
+// need not know net/http), whose fault it is, and what it means.
+type Info struct {
 	Code    Code
+	Status  int
+	Kind    Kind
 	Meaning string
-}{
-	{InvalidInput, "The request is malformed or misses something: a field, a part, a query value."},
-	{UnsupportedMediaType, "The body or an uploaded file has a type this endpoint does not take."},
-	{InvalidPDF, "The file is not a PDF, or it is damaged beyond reading."},
-	{EncryptedPDF, "The PDF is encrypted; upload it without its password protection."},
-	{InvalidPageSpec, "A page specification does not parse, or names pages the document does not have."},
-	{PayloadTooLarge, "The body, a part or a document is larger than the endpoint's limit."},
-	{Unauthorized, "The X-API-Key header is missing, unknown or revoked."},
-	{Forbidden, "The key is valid but may not use this endpoint (admin endpoints)."},
-	{NotFound, "No such route or resource."},
-	{MethodNotAllowed, "The path exists, but not for this HTTP method."},
-	{Conflict, "The resource exists already."},
-	{QuotaExceeded, "The key's monthly conversion allowance is used up; resetAt says when it returns."},
-	{RateLimited, "Too many requests from this key; retry later."},
-	{Busy, "The engine's queue is full; retry after the Retry-After header's seconds."},
-	{Timeout, "The job ran over its time limit and was stopped."},
-	{EngineUnavailable, "An external engine is not installed, not running or failed to start."},
-	{NotImplemented, "The route is part of the API but not built yet."},
-	{ValidationFailed, "The document failed the rules of its standard; the report lists them."},
-	{Unprocessable, "The input is well-formed but cannot be processed as asked."},
-	{InvalidCertificate, "The certificate is not a usable PKCS#12 file."},
-	{InvalidCertPassword, "The certificate password is wrong."},
-	{ExtractionFailed, "Receipt or invoice extraction failed."},
-	{Canceled, "The client closed the request before it finished."},
-	{Internal, "An unexpected failure; the requestId finds it in the server log."},
+}
+
+// Codes is the one table of codes: the server maps codes to statuses with it, the CLI to exit
+// statuses, and the API documentation lists it.
+var Codes = []Info{
+	{InvalidInput, 400, ClientFault, "The request is malformed or misses something: a field, a part, a query value."},
+	{UnsupportedMediaType, 415, ClientFault, "The body or an uploaded file has a type this endpoint does not take."},
+	{InvalidPDF, 400, ClientFault, "The file is not a PDF, or it is damaged beyond reading."},
+	{EncryptedPDF, 400, ClientFault, "The PDF is encrypted and needs a password to open; give it (where the endpoint takes one) or upload the file without its protection."},
+	{InvalidPDFPassword, 400, ClientFault, "The password given for an encrypted PDF is wrong."},
+	{InvalidPageSpec, 400, ClientFault, "A page specification does not parse, or names pages the document does not have."},
+	{PayloadTooLarge, 413, ClientFault, "The body, a part or a document is larger than the endpoint's limit."},
+	{Unauthorized, 401, ClientFault, "The X-API-Key header is missing, unknown or revoked."},
+	{Forbidden, 403, ClientFault, "The key is valid but may not use this endpoint (admin endpoints)."},
+	{NotFound, 404, ClientFault, "No such route or resource."},
+	{MethodNotAllowed, 405, ClientFault, "The path exists, but not for this HTTP method."},
+	{Conflict, 409, ClientFault, "The resource exists already."},
+	{Unprocessable, 422, ClientFault, "The input is well-formed but cannot be processed as asked."},
+	{InvalidCertificate, 400, ClientFault, "The certificate is not a usable PKCS#12 file."},
+	{InvalidCertPassword, 400, ClientFault, "The certificate password is wrong."},
+	{QuotaExceeded, 429, Transient, "The key's monthly conversion allowance is used up; resetAt says when it returns."},
+	{RateLimited, 429, Transient, "Too many requests from this key; retry after the Retry-After header's seconds."},
+	{Busy, 503, Transient, "The engine's queue is full; retry after the Retry-After header's seconds."},
+	{EngineUnavailable, 503, Transient, "An external engine is not installed, not running or failed to start."},
+	// 499: the client closed the request; nobody reads the answer, but logs and metrics do.
+	{Canceled, 499, ClientFault, "The client closed the request before it finished."},
+	{Timeout, 504, ServerFault, "The job ran over its time limit and was stopped."},
+	{NotImplemented, 501, ServerFault, "The route is part of the API but not built yet."},
+	// 500 for these two is the spec's status on its routes.
+	{ValidationFailed, 500, ServerFault, "The document failed the rules of its standard; the report lists them."},
+	{ExtractionFailed, 500, ServerFault, "Receipt or invoice extraction failed."},
+	{Internal, 500, ServerFault, "An unexpected failure; the requestId finds it in the server log."},
+}
+
+var byCode = func() map[Code]Info {
+	m := make(map[Code]Info, len(Codes))
+	for _, i := range Codes {
+		m[i.Code] = i
+	}
+	return m
+}()
+
+// Lookup is code's row of the table; an unknown code is Internal's.
+func Lookup(c Code) Info {
+	if i, ok := byCode[c]; ok {
+		return i
+	}
+	return byCode[Internal]
 }
 
 // Error is an error with a code, a message meant for the API caller, optional details

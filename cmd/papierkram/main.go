@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -33,13 +32,8 @@ func main() {
 
 // exitCode: 2 when the input is at fault (bad file, bad option), 1 for everything else.
 func exitCode(err error) int {
-	var fe *fault.Error
-	if errors.As(err, &fe) {
-		switch fe.Code {
-		case fault.InvalidInput, fault.InvalidPDF, fault.EncryptedPDF, fault.InvalidPageSpec,
-			fault.UnsupportedMediaType, fault.PayloadTooLarge, fault.InvalidCertificate, fault.InvalidCertPassword:
-			return 2
-		}
+	if fault.Lookup(fault.CodeOf(err)).Kind == fault.ClientFault {
+		return 2
 	}
 	return 1
 }

@@ -14,44 +14,8 @@ import (
 	"github.com/papierkram/papierkram/fault"
 )
 
-// statusOf is the one place where an error code becomes an HTTP status.
-func statusOf(c fault.Code) int {
-	switch c {
-	case fault.InvalidInput, fault.InvalidPDF, fault.EncryptedPDF, fault.InvalidPageSpec,
-		fault.InvalidCertificate, fault.InvalidCertPassword:
-		return http.StatusBadRequest
-	case fault.Unauthorized:
-		return http.StatusUnauthorized
-	case fault.Forbidden:
-		return http.StatusForbidden
-	case fault.NotFound:
-		return http.StatusNotFound
-	case fault.MethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	case fault.Conflict:
-		return http.StatusConflict
-	case fault.PayloadTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case fault.UnsupportedMediaType:
-		return http.StatusUnsupportedMediaType
-	case fault.Unprocessable:
-		return http.StatusUnprocessableEntity
-	case fault.QuotaExceeded, fault.RateLimited:
-		return http.StatusTooManyRequests
-	case fault.Canceled:
-		return 499 // the client closed the request; nobody reads it, but logs and metrics do
-	case fault.NotImplemented:
-		return http.StatusNotImplemented
-	case fault.EngineUnavailable, fault.Busy:
-		return http.StatusServiceUnavailable
-	case fault.Timeout:
-		return http.StatusGatewayTimeout
-	case fault.ValidationFailed, fault.ExtractionFailed:
-		return http.StatusInternalServerError // the spec's status for these on its routes
-	default:
-		return http.StatusInternalServerError
-	}
-}
+// statusOf is the HTTP status of an error code, from fault's one table.
+func statusOf(c fault.Code) int { return fault.Lookup(c).Status }
 
 // codeOfStatus names errors that huma raises itself (it knows statuses, not our codes).
 func codeOfStatus(status int) fault.Code {

@@ -69,8 +69,8 @@ func (s *Server) extract(ctx context.Context, keyID string, f *File) (*receipt.R
 	}
 	r, err := s.extractor().Extract(ctx, f.Data, f.Filename)
 	if err != nil {
-		switch fault.CodeOf(err) {
-		case fault.InvalidInput, fault.InvalidPDF, fault.EncryptedPDF, fault.Canceled, fault.Busy, fault.EngineUnavailable:
+		// The file's fault or a passing one is not a failed extraction: it keeps its own status.
+		if fault.Lookup(fault.CodeOf(err)).Kind != fault.ServerFault {
 			return nil, err
 		}
 		return nil, failedExtraction(&receipt.Result{Filename: f.Filename, Error: err.Error()}, err)
