@@ -108,6 +108,10 @@ func Merge(docs ...[]byte) (b []byte, err error) {
 		}
 		if dest == nil {
 			dest = d.ctx
+			// pdfcpu's default wraps each file's outline under a new entry named after it
+			// and files that entry as a named destination, which panics on a first file
+			// with an outline and no /Dests: keep each file's outline as it is, in order.
+			dest.Configuration.MergeBookmarkMode = model.MergeBookmarkModePreserve
 			continue
 		}
 		if err := pdfcpu.MergeXRefTables(fmt.Sprintf("file%d.pdf", i+1), d.ctx, dest, false, false); err != nil {
@@ -117,7 +121,9 @@ func Merge(docs ...[]byte) (b []byte, err error) {
 	if err := pdfcpu.OptimizeXRefTable(dest); err != nil {
 		return nil, fault.Wrap(fault.InvalidPDF, err, "the merged PDF cannot be optimised: %s", trimPdfcpu(err.Error()))
 	}
-	return write(dest)
+	// Merging leaves objects behind that nothing reaches (the sources' catalogs and page
+	// trees); written as they are, they made /Size disagree with the table now and then.
+	return (&Doc{ctx: dest}).writePruned()
 }
 
 func pagesOf(r pagerange.Range) []int {

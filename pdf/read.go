@@ -55,7 +55,7 @@ func Read(data []byte) (*Doc, error) { return read(data, false) }
 // read parses data; with allowEncrypted, a file that opens without a user password (owner
 // restrictions only) is read too.
 func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
-	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+	if !IsPDF(data) {
 		return nil, fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
 	}
 	defer recoverInto(&err, "read")
@@ -105,6 +105,10 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	}
 	return &Doc{ctx: ctx, src: data, inflated: inflated, content: content}, nil
 }
+
+// IsPDF tells whether data looks like a PDF: a %PDF- header within its first KiB, where
+// readers look for it.
+func IsPDF(data []byte) bool { return bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) }
 
 func readErr(err error) error {
 	msg := err.Error()

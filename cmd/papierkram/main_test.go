@@ -390,3 +390,45 @@ func TestReceiptCommands(t *testing.T) {
 		t.Error("a text file extracted")
 	}
 }
+
+// TestToolboxCommands: the operation layer's commands take the server's options as
+// kebab-case flags, passwords as flags, and refuse what the server refuses.
+func TestToolboxCommands(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, enc, dec, stamped := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "enc.pdf"), filepath.Join(dir, "dec.pdf"), filepath.Join(dir, "stamped.pdf")
+	if err := os.WriteFile(in, testpdf.New(3), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(bin, "pdf", "encrypt", "--user-password", "Geheim", "--allow-print=false", "-o", enc, in).CombinedOutput(); err != nil {
+		t.Fatalf("encrypt: %v %s", err, b)
+	}
+	if show := testtool.Run(t, "qpdf", "--password=Geheim", "--show-encryption", enc); !strings.Contains(show, "AESv3") || !strings.Contains(show, "print high resolution: not allowed") {
+		t.Fatalf("qpdf --show-encryption:\n%s", show)
+	}
+	cmd := exec.Command(bin, "pdf", "decrypt", "--password", "falsch", "-o", dec, enc)
+	if b, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(b), "invalid_pdf_password") {
+		t.Fatalf("wrong password: exit %d %s", cmd.ProcessState.ExitCode(), b)
+	}
+	if b, err := exec.Command(bin, "pdf", "decrypt", "--password", "Geheim", "-o", dec, enc).CombinedOutput(); err != nil {
+		t.Fatalf("decrypt: %v %s", err, b)
+	}
+	if b, err := exec.Command(bin, "pdf", "stamp", "--text", "Geprüft", "--pages", "2", "--offset-y", "-10", "-o", stamped, dec).CombinedOutput(); err != nil {
+		t.Fatalf("stamp: %v %s", err, b)
+	}
+	b, _ := os.ReadFile(stamped)
+	if got := testtool.PageTexts(t, b); len(got) != 3 || !strings.Contains(got[1], "Geprüft") || strings.Contains(got[0], "Geprüft") {
+		t.Fatalf("stamped pages %q", got)
+	}
+	out, err := exec.Command(bin, "pdf", "compress", "-o", filepath.Join(dir, "c.pdf"), in).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Size-Before: ") {
+		t.Fatalf("compress: %v %s", err, out)
+	}
+	cmd = exec.Command(bin, "pdf", "compress", "--level", "extreme", in)
+	if b, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(b), "--level must be one of") {
+		t.Fatalf("bad level: exit %d %s", cmd.ProcessState.ExitCode(), b)
+	}
+	if js, err := exec.Command(bin, "pdf", "bookmarks", in).Output(); err != nil || !strings.Contains(string(js), `"count": 0`) {
+		t.Fatalf("bookmarks: %v %s", err, js)
+	}
+}

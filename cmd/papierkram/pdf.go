@@ -14,6 +14,7 @@ import (
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pagerange"
 	"github.com/papierkram/papierkram/pdf/pdfa"
@@ -49,6 +50,12 @@ func writeOut(cmd *cobra.Command, out string, b []byte) error {
 func pdfCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "pdf", Short: "PDF tools on local files"}
 	cmd.AddCommand(splitCmd(), rotateCmd(), extractCmd(), mergeCmd(), metadataCmd(), setMetadataCmd(), pdfaCmd(), textCmd(), previewCmd(), formFieldsCmd(), fillFormCmd())
+	// The toolbox of the operation layer, shared with the server.
+	cmd.AddCommand(opCommand(ops.Compress, localEngines), opCommand(ops.Encrypt, localEngines), opCommand(ops.Decrypt, localEngines),
+		opCommand(ops.Unlock, localEngines), opCommand(ops.Bookmarks, localEngines), opCommand(ops.SetBookmarks, localEngines),
+		opCommand(ops.DeletePages, localEngines), opCommand(ops.Insert, localEngines), opCommand(ops.Reorder, localEngines),
+		opCommand(ops.Stamp, localEngines), opCommand(ops.Watermark, localEngines), opCommand(ops.PageNumbers, localEngines),
+		opCommand(ops.Flatten, localEngines), opCommand(ops.ImagesToPDF, localEngines), opCommand(ops.OCR, localEngines))
 	return cmd
 }
 

@@ -114,7 +114,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
-				OCR: eng.tesseract, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
+				OCR: eng.tesseract, TextLayer: eng.tesseract, Distiller: eng.ghostscript, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
 			})
 			if err != nil {
 				return err

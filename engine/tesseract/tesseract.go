@@ -155,3 +155,59 @@ func mapErr(err error) error {
 	}
 	return err
 }
+
+// Layer is the text of one image as an invisible PDF layer.
+type Layer struct {
+	// PDF has one page the size of the image at the resolution given and no image: the
+	// words in text render mode 3 (invisible), in Tesseract's GlyphLessFont, each over its
+	// place on the image.
+	PDF        []byte
+	Words      int
+	Confidence float64 // mean word confidence, 0–100
+}
+
+// TextLayer reads an image scanned at dpi (PNG, JPEG, TIFF or PNM bytes) in languages
+// (Tesseract codes joined by +, such as "deu+eng") and returns its words as a text-only PDF
+// page, the layer that makes a scan searchable. A language that is not installed is the
+// caller's fault, even beside one that is: Tesseract would read on without it.
+func (t *Tesseract) TextLayer(ctx context.Context, img []byte, dpi int, languages string) (*Layer, error) {
+	if dpi < 10 || dpi > 2400 {
+		return nil, fault.New(fault.InvalidInput, "the resolution must be 10 to 2400 dpi, not %d", dpi)
+	}
+	// The codes become one argument of tesseract and name files in its data directory.
+	for code := range strings.SplitSeq(languages, "+") {
+		if code == "" || len(code) > 32 || strings.Trim(code, "abcdefghijklmnopqrstuvwxyz_") != "" {
+			return nil, fault.New(fault.InvalidInput, "languages must be Tesseract codes joined by +, such as deu+eng, not %q", languages)
+		}
+	}
+	var layer *Layer
+	err := t.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
+		in := filepath.Join(w.TempDir(), "in.img")
+		if err := os.WriteFile(in, img, 0o600); err != nil {
+			return err
+		}
+		base := filepath.Join(w.TempDir(), "out")
+		// textonly_pdf leaves the image out: the caller lays the text over a page that has it.
+		args := []string{in, base, "-l", languages, "--dpi", strconv.Itoa(dpi), "-c", "textonly_pdf=1", "pdf", "tsv"}
+		_, stderr, err := w.Exec(ctx, engine.Command{Name: "tesseract", Args: args, Env: singleThread})
+		if _, after, ok := strings.Cut(string(stderr), "Failed loading language '"); ok {
+			name, _, _ := strings.Cut(after, "'")
+			return fault.New(fault.InvalidInput, "the OCR language %q is not installed", name)
+		}
+		if err != nil {
+			return mapErr(err)
+		}
+		pdf, err := os.ReadFile(base + ".pdf")
+		if err != nil {
+			return err
+		}
+		tsv, err := os.ReadFile(base + ".tsv")
+		if err != nil {
+			return err
+		}
+		layer = &Layer{PDF: pdf}
+		layer.Confidence, layer.Words = confidence(tsv)
+		return nil
+	})
+	return layer, err
+}

@@ -73,7 +73,7 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 		of.Close(context.Background())
 	})
 	cfg := Config{
-		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr, Office: of, OCR: ocr,
+		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr, Office: of, OCR: ocr, TextLayer: ocr, Distiller: gs,
 		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor(), "office": of, "tesseract": ocr.Supervisor()},
 		Logger:  slog.New(slog.NewJSONHandler(e.logs, nil)),
 		Now:     func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },

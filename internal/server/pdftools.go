@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pagerange"
 	"github.com/papierkram/papierkram/pdf/pdfa"
@@ -90,6 +91,23 @@ var mergeUpload = form{{Name: "files", Doc: "The PDFs, in order (2 to 50).", Fil
 func (s *Server) registerPDFTools() {
 	up := s.uploads()
 	tag := []string{"PDF tools"}
+
+	// The toolbox of the operation layer, shared with the command line.
+	mount(s, ops.Compress)
+	mount(s, ops.Encrypt)
+	mount(s, ops.Decrypt)
+	mount(s, ops.Unlock)
+	mount(s, ops.Bookmarks)
+	mount(s, ops.SetBookmarks)
+	mount(s, ops.DeletePages)
+	mount(s, ops.Insert)
+	mount(s, ops.Reorder)
+	mount(s, ops.Stamp)
+	mount(s, ops.Watermark)
+	mount(s, ops.PageNumbers)
+	mount(s, ops.Flatten)
+	mount(s, ops.ImagesToPDF)
+	mount(s, ops.OCR)
 
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsSplit", Method: http.MethodPost, Path: "/api/pdf-tools/split", Tags: tag,

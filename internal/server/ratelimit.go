@@ -20,6 +20,7 @@ import (
 // place (and is listed in the OpenAPI descriptions through heavyNote).
 var heavyPaths = []string{
 	"/api/pdf-tools/pdfa", "/api/pdf-tools/text",
+	"/api/pdf-tools/compress", "/api/pdf-tools/ocr", "/api/pdf-tools/images-to-pdf",
 	"/api/preview", // the page images; page-count is cheap and not listed
 	"/api/zugferd/embed",
 	"/api/receipts/extract", // also extract-batch and extract-async

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/papierkram/papierkram/convert"
+	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/internal/version"
 	"github.com/papierkram/papierkram/jobs"
 	"github.com/papierkram/papierkram/llm"
@@ -54,6 +55,8 @@ type Config struct {
 	Printer           convert.Printer      // HTML to PDF (engine/chromium)
 	Office            *office.Office       // Word and Excel to PDF (engine/office)
 	OCR               receipt.OCR          // text from receipt images (engine/tesseract)
+	TextLayer         ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
+	Distiller         ops.Distiller        // lossy PDF compression (engine/ghostscript)
 	Model             *llm.Client          // optional language model for receipts; nil = rules only
 	Now               func() time.Time     // the clock, for quota tests
 	// RateLimit bounds each key's heavy operations (conversions, PDF/A, previews, OCR,
