@@ -392,7 +392,7 @@ func TestReceiptCommands(t *testing.T) {
 }
 
 // TestToolboxCommands: the operation layer's commands take the server's options as
-// kebab-case flags, passwords as flags, and refuse what the server refuses.
+// kebab-case flags, passwords from the environment only, and refuse what the server refuses.
 func TestToolboxCommands(t *testing.T) {
 	bin := binary(t)
 	dir := t.TempDir()
@@ -400,17 +400,22 @@ func TestToolboxCommands(t *testing.T) {
 	if err := os.WriteFile(in, testpdf.New(3), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := exec.Command(bin, "pdf", "encrypt", "--user-password", "Geheim", "--allow-print=false", "-o", enc, in).CombinedOutput(); err != nil {
+	withEnv := func(c *exec.Cmd, env ...string) *exec.Cmd { c.Env = append(os.Environ(), env...); return c }
+	if b, err := withEnv(exec.Command(bin, "pdf", "encrypt", "--allow-print=false", "-o", enc, in), "PAPIERKRAM_USER_PASSWORD=Geheim").CombinedOutput(); err != nil {
 		t.Fatalf("encrypt: %v %s", err, b)
 	}
 	if show := testtool.Run(t, "qpdf", "--password=Geheim", "--show-encryption", enc); !strings.Contains(show, "AESv3") || !strings.Contains(show, "print high resolution: not allowed") {
 		t.Fatalf("qpdf --show-encryption:\n%s", show)
 	}
-	cmd := exec.Command(bin, "pdf", "decrypt", "--password", "falsch", "-o", dec, enc)
+	cmd := withEnv(exec.Command(bin, "pdf", "decrypt", "-o", dec, enc), "PAPIERKRAM_PASSWORD=falsch")
 	if b, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(b), "invalid_pdf_password") {
 		t.Fatalf("wrong password: exit %d %s", cmd.ProcessState.ExitCode(), b)
 	}
-	if b, err := exec.Command(bin, "pdf", "decrypt", "--password", "Geheim", "-o", dec, enc).CombinedOutput(); err != nil {
+	cmd = exec.Command(bin, "pdf", "decrypt", "--password", "Geheim", enc)
+	if b, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() == 0 || !strings.Contains(string(b), "unknown flag") {
+		t.Fatalf("a password flag must not exist: %s", b)
+	}
+	if b, err := withEnv(exec.Command(bin, "pdf", "decrypt", "-o", dec, enc), "PAPIERKRAM_PASSWORD=Geheim").CombinedOutput(); err != nil {
 		t.Fatalf("decrypt: %v %s", err, b)
 	}
 	if b, err := exec.Command(bin, "pdf", "stamp", "--text", "Geprüft", "--pages", "2", "--offset-y", "-10", "-o", stamped, dec).CombinedOutput(); err != nil {

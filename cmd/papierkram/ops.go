@@ -22,7 +22,7 @@ import (
 
 // opCommand mounts an operation of the shared operation layer as a command: the first file
 // part takes the positional arguments, every other part a flag (a path for a file part, the
-// text itself or @path for a text part), and every option of P a flag built from the tags the
+// text itself or @path for a text part) except secrets, which come from the environment, and every option of P a flag built from the tags the
 // server documents it with. The command only decodes, runs and encodes, as the handler does.
 func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.Command {
 	var p P
@@ -44,6 +44,13 @@ func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.C
 	parts := map[string]*string{}
 	for _, pt := range o.Parts {
 		if pt.Name == main.Name {
+			continue
+		}
+		if pt.Secret {
+			// A flag would show the password to every user of the machine (ps) and keep it
+			// in the shell history: secrets come from the environment, as certificate
+			// passwords do.
+			cmd.Long += fmt.Sprintf("\n\n%s: %s", secretEnv(pt.Name), pt.Doc)
 			continue
 		}
 		v := new(string)
@@ -68,6 +75,14 @@ func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.C
 			in.Files[main.Name] = append(in.Files[main.Name], ops.File{Name: filepath.Base(a), Data: b})
 		}
 		for _, pt := range o.Parts {
+			if pt.Secret {
+				if v := os.Getenv(secretEnv(pt.Name)); v != "" {
+					in.Fields[pt.Name] = v
+				} else if pt.Required {
+					return fault.New(fault.InvalidInput, "%s is required", secretEnv(pt.Name))
+				}
+				continue
+			}
 			v := parts[pt.Name]
 			if v == nil || *v == "" {
 				if pt.Required && pt.Name != main.Name {
@@ -218,4 +233,10 @@ func kebab(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// secretEnv is the environment variable of a secret part: password -> PAPIERKRAM_PASSWORD,
+// userPassword -> PAPIERKRAM_USER_PASSWORD.
+func secretEnv(part string) string {
+	return "PAPIERKRAM_" + strings.ToUpper(strings.ReplaceAll(kebab(part), "-", "_"))
 }

@@ -2,9 +2,11 @@ package ops
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 
+	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/compress"
 	"github.com/papierkram/papierkram/pdf/ocr"
@@ -181,7 +183,7 @@ var SetBookmarks = &Operation[SetBookmarksOptions]{
 	Parts:    []Part{pdfPart, {Name: "bookmarks", Doc: "The bookmarks as JSON: an array of {title, page, bold, italic, color, children}, or the answer of /api/pdf-tools/bookmarks.", Required: true}},
 	Produces: pdfType,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *SetBookmarksOptions) (*Output, error) {
-		bs, err := pdf.ParseBookmarks([]byte(in.Fields["bookmarks"]))
+		bs, err := parseBookmarks(in.Fields["bookmarks"])
 		if err != nil {
 			return nil, err
 		}
@@ -191,6 +193,25 @@ var SetBookmarks = &Operation[SetBookmarksOptions]{
 		}
 		return pdfResult(in, "bookmarked", b), nil
 	},
+}
+
+// parseBookmarks takes the bare array, or what the bookmarks operation answers, so that a
+// read outline can be edited and written back as it is.
+func parseBookmarks(s string) ([]pdf.Bookmark, error) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") {
+		return pdf.ParseBookmarks([]byte(t))
+	}
+	var list struct {
+		Count     int             `json:"count"`
+		Bookmarks json.RawMessage `json:"bookmarks"`
+	}
+	d := json.NewDecoder(strings.NewReader(t))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&list); err != nil || list.Bookmarks == nil {
+		return nil, fault.New(fault.InvalidInput, "bookmarks must be a JSON array of {title, page, children}, or an object {count, bookmarks} as /api/pdf-tools/bookmarks answers").With("field", "bookmarks")
+	}
+	return pdf.ParseBookmarks(list.Bookmarks)
 }
 
 // DeletePagesOptions are delete-pages's options.

@@ -105,6 +105,16 @@ func TestToolboxEndToEnd(t *testing.T) {
 		if got.Count != 3 || got.Bookmarks[0].Children[0].Title != "Positionen über 1.000 €" || got.Bookmarks[0].Children[0].Page != 2 || !got.Bookmarks[1].Bold {
 			t.Fatalf("bookmarks %+v", got)
 		}
+		// What bookmarks answers goes back into bookmarks/set as it is.
+		answer, _ := json.Marshal(got)
+		again := pdfBody(t, e.post("/api/pdf-tools/bookmarks/set?replace=false", [2]string{"@file", string(marked)}, [2]string{"bookmarks", string(answer)}))
+		var twice ops.BookmarkList
+		res = e.upload("/api/pdf-tools/bookmarks", [2]any{"file", again})
+		json.NewDecoder(res.Body).Decode(&twice)
+		res.Body.Close()
+		if twice.Count != 6 || len(twice.Bookmarks) != 4 || len(twice.Bookmarks[2].Children) != 1 || twice.Bookmarks[2].Children[0].Title != "Positionen über 1.000 €" {
+			t.Fatalf("appended bookmarks %+v", twice)
+		}
 		wantProblem(t, e.post("/api/pdf-tools/bookmarks/set", [2]string{"@file", string(src)}, [2]string{"bookmarks", `[{"title":"x","page":9}]`}), 400, "invalid_page_spec")
 		wantProblem(t, e.post("/api/pdf-tools/bookmarks/set", [2]string{"@file", string(src)}, [2]string{"bookmarks", `[{"titel":"x","page":1}]`}), 400, "invalid_input")
 		e.readBack(t, marked, 3)
