@@ -6,7 +6,8 @@
 // compression (pdf/compress) and OCR (pdf/ocr) need engines and live in subpackages.
 //
 // Parsing and rewriting use pdfcpu. Every entry point takes the whole document as bytes,
-// checks it against the limits of Check before parsing, refuses encrypted files with
-// fault.EncryptedPDF (except those that take a password) and damaged ones with
+// checks it against the limits of Check before parsing, reads a file encrypted with
+// an owner password only (it opens in every viewer) decrypted, refuses one that needs a
+// password to open with fault.EncryptedPDF (Decrypt takes the password) and damaged ones with
 // fault.InvalidPDF, and never lets a panic inside the parser escape.
 package pdf

@@ -316,7 +316,7 @@ func TestOptimizeRepairsSwappedLigatures(t *testing.T) {
 func TestOptimizeBadInput(t *testing.T) {
 	full := testpdf.New(2)
 	enc := filepath.Join(t.TempDir(), "enc.pdf")
-	testtool.Run(t, "qpdf", "--encrypt", "", "owner", "256", "--", testtool.File(t, "plain.pdf", full), enc)
+	testtool.Run(t, "qpdf", "--encrypt", "user", "owner", "256", "--", testtool.File(t, "plain.pdf", full), enc)
 	encrypted, _ := os.ReadFile(enc)
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -329,7 +329,7 @@ func TestOptimizeBadInput(t *testing.T) {
 	}{
 		{"text", context.Background(), []byte("hello"), OptimizeOptions{}, fault.InvalidPDF},
 		{"truncated", context.Background(), full[:len(full)/2], OptimizeOptions{}, fault.InvalidPDF},
-		{"encrypted without user password", context.Background(), encrypted, OptimizeOptions{}, fault.EncryptedPDF},
+		{"encrypted with a user password", context.Background(), encrypted, OptimizeOptions{}, fault.EncryptedPDF},
 		{"original not a PDF", context.Background(), full, OptimizeOptions{Original: []byte("nope")}, fault.InvalidPDF},
 		{"canceled", canceled, full, OptimizeOptions{}, fault.Canceled},
 	} {

@@ -264,7 +264,15 @@ func TestInspect(t *testing.T) {
 	if !info.Encrypted || ref["Encrypted"][:3] != "yes" || info.Pages != 3 || info.Title != "Hello" || info.PDFVersion != ref["PDF version"] {
 		t.Fatalf("inspect %+v vs pdfinfo %v", info, ref)
 	}
-	if _, err := Read(b); fault.CodeOf(err) != fault.EncryptedPDF {
-		t.Fatalf("Read of an encrypted file: %v", err)
+	// Read opens it too (it opens in every viewer) and hands on the decrypted document.
+	d, err := Read(b)
+	if err != nil || !d.Unlocked() || d.PageCount() != 3 {
+		t.Fatalf("Read of an owner-only file: %v", err)
+	}
+	if show := testtool.Run(t, "qpdf", "--show-encryption", testtool.File(t, "d.pdf", d.Bytes())); !strings.Contains(show, "not encrypted") {
+		t.Fatalf("Bytes is still encrypted:\n%s", show)
+	}
+	if got := testtool.PageTexts(t, d.Bytes()); len(got) != 3 || got[2] != "Page 3" {
+		t.Fatalf("pages %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -45,12 +46,36 @@ type Doc struct {
 	src      []byte
 	inflated int64   // what Check inflated of it
 	content  []int64 // decoded content size of each page
+	unlocked bool    // read from an owner-only encrypted file, decrypted
 }
 
 // Read checks data against the limits of Check and parses it. A file that is not a PDF, is
 // damaged, or has more than MaxPages pages is fault.InvalidPDF; one over the other limits
 // fault.PayloadTooLarge; an encrypted one fault.EncryptedPDF.
-func Read(data []byte) (*Doc, error) { return read(data, false) }
+//
+// A file encrypted with an owner password only (restrictions on printing or copying; it
+// opens in every viewer without a password, as many supplier invoices do) is read: it is
+// decrypted, Bytes is the decrypted document to hand on, and Unlocked says so. Only a file
+// that needs a password to open is fault.EncryptedPDF.
+func Read(data []byte) (*Doc, error) {
+	d, err := read(data, false)
+	if fault.CodeOf(err) != fault.EncryptedPDF {
+		return d, err
+	}
+	plain, uerr := Unlock(context.Background(), data)
+	if uerr != nil {
+		return nil, uerr
+	}
+	if d, err = read(plain, false); err != nil {
+		return nil, err
+	}
+	d.unlocked = true
+	return d, nil
+}
+
+// Unlocked tells whether the document was read from a file encrypted with an owner password
+// only; Bytes is then its decrypted copy, not the bytes given to Read.
+func (d *Doc) Unlocked() bool { return d.unlocked }
 
 // read parses data; with allowEncrypted, a file that opens without a user password (owner
 // restrictions only) is read too.

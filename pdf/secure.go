@@ -216,7 +216,7 @@ func decrypt(ctx context.Context, data []byte, pw string, unlock bool) (out []by
 		return nil, err
 	}
 	if !op.encrypted {
-		if _, err := Read(data); err != nil {
+		if _, err := read(data, false); err != nil {
 			return nil, err
 		}
 		return data, nil
@@ -249,7 +249,7 @@ func decrypt(ctx context.Context, data []byte, pw string, unlock bool) (out []by
 		switch {
 		case errors.Is(err, pdfcpu.ErrNotEncrypted):
 			// The scan found an encryption dictionary that the last revision no longer names.
-			if _, err := Read(data); err != nil {
+			if _, err := read(data, false); err != nil {
 				return nil, err
 			}
 			return data, nil

@@ -145,6 +145,7 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 	if err != nil {
 		return "", nil, q, 0, "", err
 	}
+	data = d.Bytes() // decrypted when the file had owner restrictions only
 	sizes, err := d.PageSizes()
 	if err != nil || len(sizes) == 0 {
 		return "", nil, q, 0, "", fault.New(fault.InvalidPDF, "the PDF has no pages")

@@ -49,6 +49,10 @@ func Sign(ctx context.Context, data []byte, c *Credentials, o Options) (out []by
 	if err != nil {
 		return nil, err
 	}
+	if doc.Unlocked() {
+		// The signature is an incremental update of the original bytes, which are encrypted.
+		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted (owner restrictions); unlock it first (/api/pdf-tools/unlock), then sign the result")
+	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}

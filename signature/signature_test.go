@@ -319,3 +319,21 @@ func FuzzLoad(f *testing.F) {
 func creds(p *testpki.PKI) *Credentials {
 	return &Credentials{Key: p.LeafKey, Cert: p.Leaf, Chain: []*x509.Certificate{p.CA}}
 }
+
+// TestOwnerRestrictedRefused: the PDF package reads a file with owner restrictions only,
+// decrypted; signing appends to the original's encrypted bytes and verifying checks them, so
+// both refuse such a file with what to do instead of writing a broken file or a false report.
+func TestOwnerRestrictedRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o.pdf")
+	testtool.Run(t, "qpdf", "--encrypt", "", "owner", "256", "--print=none", "--", testtool.File(t, "p.pdf", testpdf.New(1)), out)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Sign(context.Background(), b, creds(testpki.Valid(t)), Options{}); fault.CodeOf(err) != fault.EncryptedPDF || !strings.Contains(err.Error(), "unlock") {
+		t.Fatalf("sign: %v", err)
+	}
+	if _, err := Verify(b); fault.CodeOf(err) != fault.EncryptedPDF {
+		t.Fatalf("verify: %v", err)
+	}
+}

@@ -80,8 +80,13 @@ type Timestamp struct {
 // Verify checks every signature field of data. A PDF without signatures is a report with
 // Signed false, not an error; an unreadable PDF is fault.InvalidPDF.
 func Verify(data []byte) (rep *Report, err error) {
-	if _, err := pdf.Read(data); err != nil {
+	d, err := pdf.Read(data)
+	if err != nil {
 		return nil, err
+	}
+	if d.Unlocked() {
+		// Signatures cover the encrypted bytes; their decrypted contents are not checked here.
+		return nil, fault.New(fault.EncryptedPDF, "the signatures of an encrypted PDF cannot be verified here")
 	}
 	defer func() {
 		if v := recover(); v != nil {

@@ -87,6 +87,7 @@ func (s *Server) render(ctx context.Context, data []byte, spec func(n int) (page
 	if err != nil {
 		return nil, err
 	}
+	data = d.Bytes() // decrypted when the file had owner restrictions only
 	sp, err := spec(d.PageCount())
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -42,6 +43,13 @@ func (e *testEnv) readBack(t *testing.T, doc []byte, pages int) {
 	}
 	res := e.upload("/api/pdf-tools/merge", [2]any{"files", doc}, [2]any{"files", doc})
 	pdfBody(t, res)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
@@ -91,6 +99,34 @@ func TestToolboxEndToEnd(t *testing.T) {
 			t.Fatalf("unlocked file still encrypted:\n%s", show)
 		}
 		e.readBack(t, unlocked, 3)
+	})
+
+	t.Run("owner restrictions", func(t *testing.T) {
+		// Many supplier invoices forbid printing or copying with an owner password only; they
+		// open in every viewer, and every endpoint that reads a PDF reads them.
+		owner := encryptedBody(t, e.post("/api/pdf-tools/encrypt?allowPrint=false&allowCopy=false", [2]string{"@file", string(src)}, [2]string{"ownerPassword", "Chef-0815"}), "")
+		e.readBack(t, owner, 3)
+		for _, path := range []string{"/api/preview?page=2", "/api/pdf-tools/pdfa", "/api/pdf-tools/stamp?text=Eingang"} {
+			res := e.upload(path, [2]any{"file", owner})
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				t.Fatalf("%s: %d %.300s", path, res.StatusCode, b)
+			}
+		}
+		xr := corpusFile(t, "zugferd/2.3-examples/5. XRECHNUNG/XRECHNUNG_Einfach/XRECHNUNG_Einfach.pdf")
+		restricted := testtool.File(t, "r.pdf", nil)
+		testtool.Run(t, "qpdf", "--encrypt", "", "owner", "256", "--print=none", "--", testtool.File(t, "x.pdf", xr), restricted)
+		rb, _ := os.ReadFile(restricted)
+		res := e.upload("/api/zugferd/extract", [2]any{"file", rb})
+		if m := decode(t, res); res.StatusCode != 200 || m["xml"] == nil {
+			t.Fatalf("zugferd extract of a restricted invoice: %d %v", res.StatusCode, m)
+		}
+		res = e.upload("/api/pdf-tools/text", [2]any{"file", rb})
+		if !strings.Contains(string(must(io.ReadAll(res.Body))), "Rechnung") {
+			t.Fatal("no text from the restricted invoice")
+		}
+		res.Body.Close()
 	})
 
 	t.Run("bookmarks", func(t *testing.T) {

@@ -31,7 +31,8 @@ func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := c.ToPDFA3B(ctx, data)
+	// src.Bytes, not data: an owner-only encrypted file was decrypted by Read.
+	out, err := c.ToPDFA3B(ctx, src.Bytes())
 	if err != nil {
 		return nil, err
 	}
