@@ -56,3 +56,16 @@ func TestAllIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestSignaturesSaid: an operation that rewrites a PDF says in its prose what becomes of
+// the PDF's signatures (the rule: keep them or say that they break).
+func TestSignaturesSaid(t *testing.T) {
+	for name, text := range groups["pdf-tools"] {
+		if name == "bookmarks" || name == "images-to-pdf" { // reads only; makes a new PDF
+			continue
+		}
+		if !strings.Contains(text, "signatures") {
+			t.Errorf("%s does not say what happens to signatures", name)
+		}
+	}
+}
