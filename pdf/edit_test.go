@@ -47,14 +47,14 @@ func badInputs(t *testing.T) map[string]badInput {
 // both, the open action to page 2, a link on page 1 to page 2, a form field on page 1
 // ("stays") and one on page 2 ("gone"), and an attachment.
 func linked() []byte {
-	return rawPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R /Outlines 14 0 R /Names << /Dests 17 0 R /EmbeddedFiles 18 0 R >> /OpenAction [4 0 R /Fit] /AcroForm << /Fields [10 0 R 11 0 R] /DR << /Font << /F1 8 0 R >> >> /DA (/F1 0 Tf 0 g) >> >>",
 		"<< /Type /Pages /Kids [3 0 R 9 0 R] /Count 3 /MediaBox [0 0 595 842] >>",
 		"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 8 0 R >> >> /Contents 5 0 R /Annots [12 0 R 11 0 R] >>",
 		"<< /Type /Page /Parent 9 0 R /Contents 6 0 R /Annots [10 0 R] >>",
-		rawStream("", "BT /F1 24 Tf 72 300 Td (Eins) Tj ET"),
-		rawStream("", "BT /F1 24 Tf 72 300 Td (Zwei) Tj ET"),
-		rawStream("", "BT /F1 24 Tf 72 300 Td (Drei) Tj ET"),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 300 Td (Eins) Tj ET"),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 300 Td (Zwei) Tj ET"),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 300 Td (Drei) Tj ET"),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
 		"<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 13 0 R] /Count 2 /MediaBox [0 0 400 500] /Rotate 90 /Resources << /Font << /F1 8 0 R >> >> >>",
 		"<< /Type /Annot /Subtype /Widget /FT /Tx /T (gone) /V (weg) /Rect [72 100 272 120] /P 4 0 R /F 4 >>",
@@ -67,7 +67,7 @@ func linked() []byte {
 		"<< /Names [(drei) [13 0 R /Fit] (zwei) [4 0 R /Fit]] >>",
 		"<< /Names [(data.xml) 19 0 R] >>",
 		"<< /Type /Filespec /F (data.xml) /UF (data.xml) /EF << /F 20 0 R >> >>",
-		rawStream("/Type /EmbeddedFile", "<x/>"),
+		testpdf.StreamBody("/Type /EmbeddedFile", "<x/>"),
 	)
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,29 +13,6 @@ import (
 	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
-
-// rawPDF writes objects 1..n (bodies as given) with a classic cross-reference table;
-// object 1 is the catalog.
-func rawPDF(objects ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offsets := make([]int, len(objects))
-	for i, o := range objects {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, xref)
-	return b.Bytes()
-}
-
-func rawStream(dict, data string) string {
-	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)
-}
 
 // qpdfJSON is qpdf's view of a PDF: its objects by reference ("3 0 R"; a stream by its
 // dictionary) and its pages' references in order.
@@ -147,14 +123,14 @@ func wordBoxes(t *testing.T, pdf []byte) (map[string][4]float64, [2]float64) {
 // with an appearance and its pop-up, and a circle without appearance.
 func annotated() []byte {
 	ap := func(extra, content string) string {
-		return rawStream("/Type /XObject /Subtype /Form /BBox [0 0 200 40] /Resources << /Font << /F1 4 0 R >> >> "+extra, content)
+		return testpdf.StreamBody("/Type /XObject /Subtype /Form /BBox [0 0 200 40] /Resources << /Font << /F1 4 0 R >> >> "+extra, content)
 	}
-	return rawPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R /Annots [6 0 R 8 0 R 10 0 R 12 0 R 13 0 R 15 0 R 16 0 R] >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-		rawStream("", "BT /F1 24 Tf 72 760 Td (Seite) Tj ET"),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 760 Td (Seite) Tj ET"),
 		"<< /Type /Annot /Subtype /FreeText /Rect [72 600 272 640] /Contents (Anmerkung) /DA (/F1 14 Tf 0 g) /F 4 /AP << /N 7 0 R >> >>",
 		ap("", "BT /F1 14 Tf 5 12 Td (Anmerkung) Tj ET"),
 		"<< /Type /Annot /Subtype /Stamp /Rect [400 300 440 500] /F 4 /AP << /N 9 0 R >> >>",
@@ -163,7 +139,7 @@ func annotated() []byte {
 		ap("", "BT /F1 14 Tf 5 12 Td (Versteckt) Tj ET"),
 		"<< /Type /Annot /Subtype /Link /Rect [72 700 200 720] /Border [0 0 0] /A << /S /URI /URI (https://example.org/) >> >>",
 		"<< /Type /Annot /Subtype /Text /Rect [300 700 320 720] /Contents (Notiz) /F 4 /AP << /N 14 0 R >> /Popup 15 0 R >>",
-		rawStream("/Type /XObject /Subtype /Form /BBox [0 0 20 20]", "0 0 1 rg 0 0 20 20 re f"),
+		testpdf.StreamBody("/Type /XObject /Subtype /Form /BBox [0 0 20 20]", "0 0 1 rg 0 0 20 20 re f"),
 		"<< /Type /Annot /Subtype /Popup /Rect [320 600 500 700] /Parent 13 0 R >>",
 		"<< /Type /Annot /Subtype /Circle /Rect [72 200 172 300] /C [1 0 0] >>",
 	)
@@ -302,14 +278,14 @@ func TestFlattenForm(t *testing.T) {
 // TestFlattenInheritedResources: a page whose font comes from the page tree keeps it when
 // flattening gives it resources of its own.
 func TestFlattenInheritedResources(t *testing.T) {
-	in := rawPDF(
+	in := testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /Font << /F1 4 0 R >> >> /MediaBox [0 0 400 400] >>",
 		"<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Annots [6 0 R] >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-		rawStream("", "BT /F1 24 Tf 72 300 Td (Inherited) Tj ET"),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 300 Td (Inherited) Tj ET"),
 		"<< /Type /Annot /Subtype /FreeText /Rect [72 100 272 140] /DA (/F1 14 Tf 0 g) /AP << /N 7 0 R >> >>",
-		rawStream("/BBox [0 0 200 40] /Resources << /Font << /F1 4 0 R >> >>", "BT /F1 14 Tf 5 12 Td (Kommentar) Tj ET"),
+		testpdf.StreamBody("/BBox [0 0 200 40] /Resources << /Font << /F1 4 0 R >> >>", "BT /F1 14 Tf 5 12 Td (Kommentar) Tj ET"),
 	)
 	out, err := Flatten(context.Background(), in, FlattenOptions{Annotations: true})
 	if err != nil {

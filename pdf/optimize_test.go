@@ -17,29 +17,6 @@ import (
 	"github.com/papierkram/papierkram/internal/testtool"
 )
 
-// buildPDF writes objects 1..n (bodies as given, streams included) with a classic
-// cross-reference table; object 1 is the catalog.
-func buildPDF(objects ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offsets := make([]int, len(objects))
-	for i, o := range objects {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, xref)
-	return b.Bytes()
-}
-
-func streamObj(dict string, data []byte) string {
-	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)
-}
-
 // duplicates is a two-page PDF whose pages draw identical images stored twice, with
 // unfiltered content and an object nothing refers to.
 func duplicates(t testing.TB) []byte {
@@ -48,23 +25,23 @@ func duplicates(t testing.TB) []byte {
 	for i := range px {
 		px[i] = byte(i/600*3) + byte(r.IntN(8)) // shading and noise: compresses, but not to nothing
 	}
-	img := streamObj("/Type /XObject /Subtype /Image /Width 200 /Height 200 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode", zlibOf(t, px))
+	img := testpdf.StreamBody("/Type /XObject /Subtype /Image /Width 200 /Height 200 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode", zlibOf(t, px))
 	content := func(n int) []byte {
 		return []byte(fmt.Sprintf("q 400 0 0 400 100 300 cm /Im0 Do Q\n%sBT /F1 24 Tf 72 760 Td (Page %d) Tj ET",
 			strings.Repeat("% a comment line that a content stream of a careless producer might carry\n", 40), n))
 	}
-	return buildPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 9 0 R >> /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>",
-		streamObj("", content(1)),
+		testpdf.StreamBody("", content(1)),
 		img,
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 9 0 R >> /XObject << /Im0 8 0 R >> >> /Contents 7 0 R >>",
-		streamObj("", content(2)),
+		testpdf.StreamBody("", content(2)),
 		img,
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 		// Hex-encoded, so that the lossless pass leaves it readable were it kept.
-		streamObj("/Filter /ASCIIHexDecode", []byte(fmt.Sprintf("%X>", "UNUSED-OBJECT "+strings.Repeat("x", 5000)))),
+		testpdf.StreamBody("/Filter /ASCIIHexDecode", fmt.Sprintf("%X>", "UNUSED-OBJECT "+strings.Repeat("x", 5000))),
 	)
 }
 
@@ -243,15 +220,15 @@ func TestOptimizeDropsEarlierRevisions(t *testing.T) {
 // signedPDF has a signature field with a value (a rewrite breaks its byte range) and
 // padding nothing refers to, so that a rewrite is smaller.
 func signedPDF() []byte {
-	return buildPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R] /SigFlags 3 >> >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 7 0 R >> >> /Contents 4 0 R /Annots [5 0 R] >>",
-		streamObj("", []byte("BT /F1 24 Tf 72 760 Td (Signed) Tj ET")),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 760 Td (Signed) Tj ET"),
 		"<< /FT /Sig /T (Signature1) /V 6 0 R /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R /F 132 >>",
 		"<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 100 200 300] /Contents <"+strings.Repeat("00", 4096)+"> /M (D:20260101000000Z) >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-		streamObj("", bytes.Repeat([]byte("padding "), 2000)),
+		testpdf.StreamBody("", strings.Repeat("padding ", 2000)),
 	)
 }
 
@@ -278,13 +255,13 @@ func TestOptimizeSigned(t *testing.T) {
 func ligatureFont(value string) []byte {
 	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def\n1 begincodespacerange <00> <FF> endcodespacerange\n" +
 		"2 beginbfchar <01> <" + value + "> <02> <0041> endbfchar\n1 beginbfrange <03> <04> [<0042> <00660069>] endbfrange\nendcmap CMapName currentdict /CMap defineresource pop end end"
-	return buildPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		streamObj("", []byte("BT /F1 24 Tf 72 760 Td <0102> Tj ET")),
+		testpdf.StreamBody("", "BT /F1 24 Tf 72 760 Td <0102> Tj ET"),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
-		streamObj("", []byte(cmap)),
+		testpdf.StreamBody("", cmap),
 	)
 }
 

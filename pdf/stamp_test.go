@@ -127,12 +127,12 @@ func TestStampPosition(t *testing.T) {
 // TestWatermark: a stamp under the content is covered by what the page paints; on top it
 // shows. Both keep the page's own text readable.
 func TestWatermark(t *testing.T) {
-	in := rawPDF(
+	in := testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-		rawStream("", "1 1 1 rg 0 0 595 842 re f 0 g BT /F1 24 Tf 72 780 Td (Inhalt) Tj ET"),
+		testpdf.StreamBody("", "1 1 1 rg 0 0 595 842 re f 0 g BT /F1 24 Tf 72 780 Td (Inhalt) Tj ET"),
 	)
 	band := func(pdf []byte) int { return render(t, pdf, 1).dark(0, 300, 595, 540) }
 	o := StampOptions{Text: "WASSER", FontSize: 100, Opacity: 1}
@@ -273,12 +273,12 @@ func TestStampImage(t *testing.T) {
 
 // stampPDF is a one-page PDF that says "Freigabe", 200x100 points, turned by rotate.
 func stampPDF(rotate int) []byte {
-	return rawPDF(
+	return testpdf.Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Rotate "+strconv.Itoa(rotate)+" /Resources << /Font << /F9 4 0 R >> >> /Contents 5 0 R /Annots [6 0 R] >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
-		rawStream("", "0 0 1 RG 4 w 2 2 196 96 re S BT /F9 28 Tf 30 40 Td (Freigabe) Tj ET"),
+		testpdf.StreamBody("", "0 0 1 RG 4 w 2 2 196 96 re S BT /F9 28 Tf 30 40 Td (Freigabe) Tj ET"),
 		"<< /Type /Annot /Subtype /Link /Rect [0 0 200 100] /Dest [3 0 R /Fit] >>",
 	)
 }

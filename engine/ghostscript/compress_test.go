@@ -15,6 +15,7 @@ import (
 
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/testpdf"
 	"github.com/papierkram/papierkram/internal/testtool"
 )
 
@@ -34,26 +35,14 @@ func photoPDF(dpi int) []byte {
 	var j bytes.Buffer
 	jpeg.Encode(&j, img, &jpeg.Options{Quality: 95})
 	content := fmt.Sprintf("q %d 0 0 %d 0 0 cm /Im0 Do Q BT /F1 24 Tf 36 %d Td (Photo) Tj ET", wPt, hPt, hPt-40)
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(body string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-	obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 4 0 R >> /XObject << /Im0 5 0 R >> >> /Contents 6 0 R >>", wPt, hPt))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-	obj(fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length %d >>\nstream\n%s\nendstream", w, h, j.Len(), j.Bytes()))
-	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
+	return testpdf.Raw(
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 4 0 R >> /XObject << /Im0 5 0 R >> >> /Contents 6 0 R >>", wPt, hPt),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		testpdf.StreamBody(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", w, h), j.Bytes()),
+		testpdf.StreamBody("", content),
+	)
 }
 
 // cmykPDF is a one-page PDF drawing a raw 300×300 CMYK image.

@@ -154,6 +154,12 @@ func TestDocumentsCompose(t *testing.T) {
 	if len(pages) != 5 {
 		t.Fatalf("%d pages: %q", len(pages), pages)
 	}
+	// Our own output is readable by every endpoint that reads PDFs, ranges split included.
+	e.readBack(t, out, 5)
+	pdfBody(t, e.upload("/api/pdf-tools/extract-pages?pages=4-5,1", [2]any{"file", out}))
+	if res := e.upload("/api/pdf-tools/split?pages=1-2,3-5", [2]any{"file", out}); res.StatusCode != 200 {
+		t.Fatalf("split of a composed PDF: %d %s", res.StatusCode, must(io.ReadAll(res.Body)))
+	}
 	for i, want := range []string{"Inhalt", "Teil A", "Page 1", "Page 2", "Schluss gut"} {
 		if !strings.Contains(pages[i], want) || !strings.Contains(pages[i], fmt.Sprintf("Seite %d von 5", i+1)) {
 			t.Errorf("page %d: %q", i+1, pages[i])

@@ -43,63 +43,22 @@ func Zeros(n int64) []byte {
 	return out.Bytes()
 }
 
-// writer assembles a PDF with a classic cross-reference table.
-type writer struct {
-	b       bytes.Buffer
-	offsets map[int]int
-	size    int
-}
-
-func newWriter() *writer {
-	w := &writer{offsets: map[int]int{}}
-	w.b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	return w
-}
-
-func (w *writer) obj(n int, body string) {
-	w.offsets[n] = w.b.Len()
-	w.size = max(w.size, n+1)
-	fmt.Fprintf(&w.b, "%d 0 obj\n%s\nendobj\n", n, body)
-}
-
-func (w *writer) stream(n int, dict string, data []byte) {
-	w.offsets[n] = w.b.Len()
-	w.size = max(w.size, n+1)
-	fmt.Fprintf(&w.b, "%d 0 obj\n<<%s /Length %d>>\nstream\n", n, dict, len(data))
-	w.b.Write(data)
-	w.b.WriteString("\nendstream\nendobj\n")
-}
-
-func (w *writer) finish(trailer string) []byte {
-	x := w.b.Len()
-	fmt.Fprintf(&w.b, "xref\n0 %d\n0000000000 65535 f \n", w.size)
-	for i := 1; i < w.size; i++ {
-		if off, ok := w.offsets[i]; ok {
-			fmt.Fprintf(&w.b, "%010d 00000 n \n", off)
-		} else {
-			w.b.WriteString("0000000000 65535 f \n")
-		}
-	}
-	fmt.Fprintf(&w.b, "trailer\n<</Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", w.size, trailer, x)
-	return w.b.Bytes()
-}
-
 // ContentBomb returns a one-page PDF whose page content is streams Flate streams of
 // zeros, total bytes together: with 1 stream of 2 GiB, 2 MB that inflate to 2 GiB.
 func ContentBomb(total int64, streams int) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
 	var refs strings.Builder
 	for i := range streams {
 		fmt.Fprintf(&refs, "%d 0 R ", 4+i)
 	}
-	w.obj(3, fmt.Sprintf("<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents[%s]>>", refs.String()))
+	w.Obj(3, fmt.Sprintf("<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents[%s]>>", refs.String()))
 	z := Zeros(total / int64(streams))
 	for i := range streams {
-		w.stream(4+i, "/Filter/FlateDecode", z)
+		w.Stream(4+i, "/Filter/FlateDecode", z)
 	}
-	return w.finish("")
+	return w.Finish("")
 }
 
 // Encryption encrypts a generated PDF: Dict is the encryption dictionary (written as
@@ -122,7 +81,7 @@ func ObjectStreamBomb(per int64, enc *Encryption) []byte {
 		return enc.Stream(num, data)
 	}
 	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	b.WriteString(header)
 	objs := []string{
 		"<</Type/Catalog/Pages 2 0 R>>",
 		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
@@ -214,9 +173,9 @@ func ManyPages(n, claimed int) []byte {
 	if claimed == 0 {
 		claimed = n
 	}
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.stream(3, "", []byte("BT /F1 12 Tf 72 720 Td (x) Tj ET"))
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Stream(3, "", []byte("BT /F1 12 Tf 72 720 Td (x) Tj ET"))
 	const fan = 1000
 	nodes := (n + fan - 1) / fan
 	var kids strings.Builder
@@ -227,100 +186,100 @@ func ManyPages(n, claimed int) []byte {
 		cnt := min(fan, n-i*fan)
 		var k strings.Builder
 		for range cnt {
-			w.obj(next, fmt.Sprintf("<</Type/Page/Parent %d 0 R/Contents 3 0 R>>", node))
+			w.Obj(next, fmt.Sprintf("<</Type/Page/Parent %d 0 R/Contents 3 0 R>>", node))
 			fmt.Fprintf(&k, "%d 0 R ", next)
 			next++
 		}
-		w.obj(node, fmt.Sprintf("<</Type/Pages/Parent 2 0 R/Count %d/Kids[%s]>>", cnt, k.String()))
+		w.Obj(node, fmt.Sprintf("<</Type/Pages/Parent 2 0 R/Count %d/Kids[%s]>>", cnt, k.String()))
 	}
-	w.obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), claimed))
-	return w.finish("")
+	w.Obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), claimed))
+	return w.Finish("")
 }
 
 // Page returns a one-page PDF whose content stream has the dictionary entries dict and the
 // data as given (encoded already), for tests of filters.
 func Page(dict string, data []byte) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
-	w.obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>>")
-	w.stream(4, dict, data)
-	return w.finish("")
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
+	w.Obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>>")
+	w.Stream(4, dict, data)
+	return w.Finish("")
 }
 
 // SharedContent returns a PDF of n pages that all draw one Flate content stream of size
 // zero bytes: a reader that copies or draws every page decodes it n times.
 func SharedContent(n int, size int64) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.stream(3, "/Filter/FlateDecode", Zeros(size))
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Stream(3, "/Filter/FlateDecode", Zeros(size))
 	var kids strings.Builder
 	for i := range n {
-		w.obj(4+i, "<</Type/Page/Parent 2 0 R/Contents 3 0 R>>")
+		w.Obj(4+i, "<</Type/Page/Parent 2 0 R/Contents 3 0 R>>")
 		fmt.Fprintf(&kids, "%d 0 R ", 4+i)
 	}
-	w.obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), n))
-	return w.finish("")
+	w.Obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), n))
+	return w.Finish("")
 }
 
 // ManyObjects returns a one-page PDF with n more objects (small integers) that nothing
 // uses.
 func ManyObjects(n int) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
-	w.obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
+	w.Obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
 	for i := range n {
-		w.obj(4+i, "0")
+		w.Obj(4+i, "0")
 	}
-	return w.finish("")
+	return w.Finish("")
 }
 
 // Padding returns a one-page PDF with streams Flate streams of zeros, total bytes
 // together, that no page draws (as embedded files or thumbnails would be).
 func Padding(total int64, streams int) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
-	w.obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
-	w.obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w.Obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
+	w.Obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
 	z := Zeros(total / int64(streams))
 	for i := range streams {
-		w.stream(4+i, "/Filter/FlateDecode", z)
+		w.Stream(4+i, "/Filter/FlateDecode", z)
 	}
-	return w.finish("")
+	return w.Finish("")
 }
 
 // ContentPages returns a PDF of n pages, each drawing its own Flate content stream of
 // size zero bytes.
 func ContentPages(n int, size int64) []byte {
-	w := newWriter()
-	w.obj(1, "<</Type/Catalog/Pages 2 0 R>>")
+	w := NewWriter()
+	w.Obj(1, "<</Type/Catalog/Pages 2 0 R>>")
 	z := Zeros(size)
 	var kids strings.Builder
 	for i := range n {
-		w.obj(3+2*i, fmt.Sprintf("<</Type/Page/Parent 2 0 R/Contents %d 0 R>>", 4+2*i))
-		w.stream(4+2*i, "/Filter/FlateDecode", z)
+		w.Obj(3+2*i, fmt.Sprintf("<</Type/Page/Parent 2 0 R/Contents %d 0 R>>", 4+2*i))
+		w.Stream(4+2*i, "/Filter/FlateDecode", z)
 		fmt.Fprintf(&kids, "%d 0 R ", 3+2*i)
 	}
-	w.obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), n))
-	return w.finish("")
+	w.Obj(2, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/MediaBox[0 0 595 842]>>", kids.String(), n))
+	return w.Finish("")
 }
 
 // Attachments returns a one-page PDF with n embedded files (a.xml, b.xml, ...), each a
 // Flate stream of size zero bytes.
 func Attachments(n int, size int64) []byte {
-	w := newWriter()
+	w := NewWriter()
 	var names strings.Builder
 	for i := range n {
 		fmt.Fprintf(&names, "(%c.xml) %d 0 R ", 'a'+i, 4+2*i)
 	}
-	w.obj(1, fmt.Sprintf("<</Type/Catalog/Pages 2 0 R/Names<</EmbeddedFiles<</Names[%s]>>>>>>", names.String()))
-	w.obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
-	w.obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
+	w.Obj(1, fmt.Sprintf("<</Type/Catalog/Pages 2 0 R/Names<</EmbeddedFiles<</Names[%s]>>>>>>", names.String()))
+	w.Obj(2, "<</Type/Pages/Kids[3 0 R]/Count 1>>")
+	w.Obj(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>")
 	z := Zeros(size)
 	for i := range n {
-		w.obj(4+2*i, fmt.Sprintf("<</Type/Filespec/F(%c.xml)/UF(%c.xml)/EF<</F %d 0 R>>>>", 'a'+i, 'a'+i, 5+2*i))
-		w.stream(5+2*i, "/Type/EmbeddedFile/Subtype/text#2Fxml/Filter/FlateDecode", z)
+		w.Obj(4+2*i, fmt.Sprintf("<</Type/Filespec/F(%c.xml)/UF(%c.xml)/EF<</F %d 0 R>>>>", 'a'+i, 'a'+i, 5+2*i))
+		w.Stream(5+2*i, "/Type/EmbeddedFile/Subtype/text#2Fxml/Filter/FlateDecode", z)
 	}
-	return w.finish("")
+	return w.Finish("")
 }

@@ -106,24 +106,18 @@ type page struct {
 // imagePDF writes pages with their images and the text "Page N" in Helvetica (not
 // embedded, as many producers leave it).
 func imagePDF(pages ...page) []byte {
-	var b bytes.Buffer
-	var offsets []int
-	start := func() int {
-		offsets = append(offsets, b.Len())
-		return len(offsets)
-	}
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	w := testpdf.NewWriter()
 	// 1 catalog, 2 page tree, 3 font; then per page: page, content, images.
 	kids, next := "", 4
 	for _, p := range pages {
 		kids += fmt.Sprintf("%d 0 R ", next)
 		next += 2 + len(p.images)
 	}
-	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n", start())
-	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n", start(), kids, len(pages))
-	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>\nendobj\n", start())
+	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(pages)))
+	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	n := 4
 	for i, p := range pages {
-		n := start()
 		xobj, content := "", ""
 		share := p.h / float64(max(1, len(p.images)))
 		for k := range p.images {
@@ -131,22 +125,15 @@ func imagePDF(pages ...page) []byte {
 			content += fmt.Sprintf("q %.2f 0 0 %.2f 0 %.2f cm /Im%d Do Q\n", p.w, share, p.h-share*float64(k+1), k)
 		}
 		content += fmt.Sprintf("BT /F1 24 Tf 36 %.2f Td (Page %d) Tj ET", p.h-40, i+1)
-		fmt.Fprintf(&b, "%d 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 3 0 R >> /XObject << %s>> >> /Contents %d 0 R >>\nendobj\n",
-			n, p.w, p.h, xobj, n+1)
-		fmt.Fprintf(&b, "%d 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", start(), len(content), content)
-		for _, im := range p.images {
-			fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XObject /Subtype /Image /Width %d /Height %d %s /Length %d >>\nstream\n", start(), im.w, im.h, im.dict, len(im.data))
-			b.Write(im.data)
-			b.WriteString("\nendstream\nendobj\n")
+		w.Obj(n, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 3 0 R >> /XObject << %s>> >> /Contents %d 0 R >>",
+			p.w, p.h, xobj, n+1))
+		w.Obj(n+1, testpdf.StreamBody("", content))
+		for k, im := range p.images {
+			w.Stream(n+2+k, fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d %s", im.w, im.h, im.dict), im.data)
 		}
+		n += 2 + len(p.images)
 	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
+	return w.Finish("")
 }
 
 // a5 at 300 dpi: a photo page of about 1 MB.

@@ -42,29 +42,6 @@ var lines = []string{
 	"Vielen Dank für Ihren Auftrag!",
 }
 
-// build writes a PDF of the objects (numbered from 1; the first is the catalog) with a
-// classic cross-reference table.
-func build(objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
-}
-
-func stream(dict string, data []byte) string {
-	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)
-}
-
 // textContent draws lines in 16 pt Helvetica from the top left of an A4 page, turned by
 // skew degrees about the lower left corner.
 func textContent(skew float64) string {
@@ -86,11 +63,11 @@ const helvetica = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding
 
 // textPDF is one A4 page of lines with /Rotate rotate, the text turned by skew degrees.
 func textPDF(rotate int, skew float64) []byte {
-	return build("<< /Type /Catalog /Pages 2 0 R >>",
+	return testpdf.Raw("<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Rotate %d /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>", rotate),
 		helvetica,
-		stream("", []byte(textContent(skew))))
+		testpdf.StreamBody("", textContent(skew)))
 }
 
 // scan renders a PDF's first page as a grey JPEG at dpi, as a scanner would deliver it.
@@ -125,7 +102,7 @@ func scanPDF(t testing.TB, pages ...scanPage) []byte {
 		}
 		objs = append(objs,
 			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [%g %g %g %g] /Rotate %d /Resources << %s >> /Contents %d 0 R >>", p.box[0], p.box[1], p.box[2], p.box[3], p.rotate, res, n+1),
-			stream("", []byte(content)))
+			testpdf.StreamBody("", content))
 		if !p.text {
 			cfg, _, err := image.DecodeConfig(bytes.NewReader(p.jpeg))
 			if err != nil {
@@ -135,11 +112,11 @@ func scanPDF(t testing.TB, pages ...scanPage) []byte {
 			if cfg.ColorModel == color.GrayModel {
 				cs = "/DeviceGray"
 			}
-			objs = append(objs, stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace %s /BitsPerComponent 8 /Filter /DCTDecode", cfg.Width, cfg.Height, cs), p.jpeg))
+			objs = append(objs, testpdf.StreamBody(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace %s /BitsPerComponent 8 /Filter /DCTDecode", cfg.Width, cfg.Height, cs), p.jpeg))
 		}
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages))
-	return build(objs...)
+	return testpdf.Raw(objs...)
 }
 
 // engines are real poppler and Tesseract engines, stopped when the test ends.
@@ -235,7 +212,7 @@ func mainScan(t *testing.T) (in []byte, jpegs [][]byte, r *Result) {
 	mainOnce.Do(func() {
 		up, side, down, otherSide := scan(t, textPDF(0, 0), 200), scan(t, textPDF(90, 0), 200), scan(t, textPDF(180, 0), 200), scan(t, textPDF(270, 0), 200)
 		skewed := scan(t, textPDF(0, 3), 200)
-		blank := scan(t, build("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>"), 200)
+		blank := scan(t, testpdf.Raw("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>"), 200)
 		landscape := [4]float64{0, 0, 842, 595}
 		mainJPEGs = [][]byte{up, side, down, side, otherSide, down, up, skewed, nil, blank}
 		mainIn = scanPDF(t,
@@ -596,14 +573,14 @@ func must[T any](v T, err error) T {
 // GlyphLessFont and one line of invisible text.
 func layerPDF(w, h float64) []byte {
 	content := fmt.Sprintf("q %g 0 0 %g 0 0 cm Q\nBT\n3 Tr 1 0 0 1 10 %g Tm /f-0-0 12 Tf 100 Tz [ <0052006500630068006e0075006e0067> ] TJ\nET", w, h, h-20)
-	return build("<< /Type /Catalog /Pages 2 0 R >>",
+	return testpdf.Raw("<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /f-0-0 5 0 R >> >> /Contents 4 0 R >>", w, h),
-		stream("", []byte(content)),
+		testpdf.StreamBody("", content),
 		"<< /Type /Font /Subtype /Type0 /BaseFont /GlyphLessFont /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 8 0 R >>",
 		"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GlyphLessFont /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 7 0 R /DW 500 >>",
 		"<< /Type /FontDescriptor /FontName /GlyphLessFont /Flags 5 /FontBBox [0 0 500 1000] /ItalicAngle 0 /Ascent 1000 /Descent 0 /CapHeight 1000 /StemV 80 >>",
-		stream("", []byte("/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <FFFF> <0000> endbfrange endcmap end end")))
+		testpdf.StreamBody("", "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <FFFF> <0000> endbfrange endcmap end end"))
 }
 
 // FuzzOverlay lays a text layer over every page (up to four) of PDFs that pdf.Read
@@ -614,12 +591,12 @@ func FuzzOverlay(f *testing.F) {
 	f.Add(testpdf.Make(testpdf.Options{Pages: 1, Rotate: 90}))
 	f.Add(testpdf.Form())
 	f.Add(scanPDF(f, scanPage{text: true, box: [4]float64{50, 50, 300, 400}, rotate: 270}, scanPage{text: true, box: a4}))
-	f.Add(build("<< /Type /Catalog /Pages 2 0 R >>",
+	f.Add(testpdf.Raw("<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 200 300] /Resources << /XObject << /OCR 5 0 R >> >> /Rotate -90 >>",
 		"<< /Type /Page /Parent 2 0 R /Contents [6 0 R 6 0 R] >>",
 		"<< /Type /Page /Parent 2 0 R /Resources 7 0 R >>",
-		stream("/Type /XObject /Subtype /Form /BBox [0 0 10 10]", []byte("0 0 m 10 10 l S")),
-		stream("", []byte("q 1 0 0 1 5 5 cm /OCR Do")),
+		testpdf.StreamBody("/Type /XObject /Subtype /Form /BBox [0 0 10 10]", "0 0 m 10 10 l S"),
+		testpdf.StreamBody("", "q 1 0 0 1 5 5 cm /OCR Do"),
 		"<< /XObject 8 0 R >>",
 		"<< /OCR 5 0 R /OCR1 5 0 R >>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
