@@ -54,20 +54,6 @@ func qdf(t *testing.T, data []byte) string {
 	return string(b)
 }
 
-// imageFiles are the images of data as pdfimages writes them (decoded pixels).
-func imageFiles(t *testing.T, data []byte) [][]byte {
-	t.Helper()
-	dir := t.TempDir()
-	testtool.Run(t, "pdfimages", testtool.File(t, "i.pdf", data), filepath.Join(dir, "im"))
-	entries, _ := os.ReadDir(dir)
-	var out [][]byte
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		out = append(out, b)
-	}
-	return out
-}
-
 func TestOptimizeSharesImagesAndDropsUnused(t *testing.T) {
 	in := duplicates(t)
 	out, err := Optimize(context.Background(), in)
@@ -88,7 +74,7 @@ func TestOptimizeSharesImagesAndDropsUnused(t *testing.T) {
 	if len(ids) != 2 || ids[0] != ids[1] {
 		t.Fatalf("the pages should share one image:\n%s", list)
 	}
-	a, b := imageFiles(t, in), imageFiles(t, out)
+	a, b := testtool.Images(t, in), testtool.Images(t, out)
 	if len(a) != 2 || len(b) != 2 || !bytes.Equal(a[0], b[0]) || !bytes.Equal(a[1], b[1]) {
 		t.Fatal("the images' pixels changed")
 	}

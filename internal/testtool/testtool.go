@@ -73,3 +73,23 @@ func PageTexts(t testing.TB, pdf []byte) []string {
 	}
 	return pages
 }
+
+// Images are the images of pdf as pdfimages writes them (decoded pixels, PNM), in page order.
+func Images(t testing.TB, pdf []byte) [][]byte {
+	t.Helper()
+	dir := t.TempDir()
+	Run(t, "pdfimages", File(t, "images.pdf", pdf), filepath.Join(dir, "img"))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}

@@ -165,23 +165,6 @@ func listImages(t testing.TB, data []byte) []imageRow {
 	return rows
 }
 
-// pixels are each image's decoded pixels as pdfimages writes them (PNM), by page.
-func pixels(t testing.TB, data []byte) [][]byte {
-	t.Helper()
-	dir := t.TempDir()
-	testtool.Run(t, "pdfimages", testtool.File(t, "p.pdf", data), filepath.Join(dir, "img"))
-	entries, _ := os.ReadDir(dir)
-	var out [][]byte
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
 // attachments are pdfdetach's files of data: name -> content.
 func attachments(t testing.TB, data []byte) map[string][]byte {
 	t.Helper()
@@ -236,7 +219,7 @@ func TestLosslessSharesDuplicateImages(t *testing.T) {
 	if len(rows) != 2 || rows[0].object != rows[1].object {
 		t.Fatalf("the pages should share one image: %+v", rows)
 	}
-	before, after := pixels(t, in), pixels(t, r.PDF)
+	before, after := testtool.Images(t, in), testtool.Images(t, r.PDF)
 	if len(before) != 2 || len(after) != 2 || !bytes.Equal(before[0], after[0]) || !bytes.Equal(before[1], after[1]) {
 		t.Fatal("the images' pixels changed")
 	}
@@ -323,12 +306,12 @@ func TestLossyKeepsMonoAndSmallImages(t *testing.T) {
 		}
 	}
 	var monoBefore, monoAfter []byte
-	for _, p := range pixels(t, in) {
+	for _, p := range testtool.Images(t, in) {
 		if bytes.HasPrefix(p, []byte("P4")) {
 			monoBefore = p
 		}
 	}
-	for _, p := range pixels(t, r.PDF) {
+	for _, p := range testtool.Images(t, r.PDF) {
 		if bytes.HasPrefix(p, []byte("P4")) {
 			monoAfter = p
 		}
