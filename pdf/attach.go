@@ -113,14 +113,20 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 // nameEntry is a leaf pair of a name tree: the key as written, and its value.
 type nameEntry struct{ key, spec types.Object }
 
-// embeddedFiles lists the leaves of the catalog's EmbeddedFiles name tree, guarding
-// against cycles and absurd depth.
-func (d *Doc) embeddedFiles(cat types.Dict) []nameEntry {
+// leaf is the place of a value in a name tree's leaf array: arr[i].
+type leaf struct {
+	arr types.Array
+	i   int
+}
+
+// nameTreeLeaves lists the places of the values of the catalog's EmbeddedFiles name tree,
+// so that they can be replaced, guarding against cycles and absurd depth.
+func (d *Doc) nameTreeLeaves(cat types.Dict) []leaf {
 	names, err := d.ctx.DereferenceDict(cat["Names"])
 	if err != nil || names == nil {
 		return nil
 	}
-	var out []nameEntry
+	var out []leaf
 	seen := map[int]bool{}
 	var walk func(o types.Object, depth int)
 	walk = func(o types.Object, depth int) {
@@ -139,7 +145,7 @@ func (d *Doc) embeddedFiles(cat types.Dict) []nameEntry {
 		}
 		if arr, err := d.ctx.DereferenceArray(node["Names"]); err == nil {
 			for i := 1; i < len(arr); i += 2 {
-				out = append(out, nameEntry{arr[i-1], arr[i]})
+				out = append(out, leaf{arr, i})
 			}
 		}
 		if kids, err := d.ctx.DereferenceArray(node["Kids"]); err == nil {
@@ -149,6 +155,16 @@ func (d *Doc) embeddedFiles(cat types.Dict) []nameEntry {
 		}
 	}
 	walk(names["EmbeddedFiles"], 0)
+	return out
+}
+
+// embeddedFiles lists the key and value of each leaf of the catalog's EmbeddedFiles name
+// tree.
+func (d *Doc) embeddedFiles(cat types.Dict) []nameEntry {
+	var out []nameEntry
+	for _, l := range d.nameTreeLeaves(cat) {
+		out = append(out, nameEntry{l.arr[l.i-1], l.arr[l.i]})
+	}
 	return out
 }
 

@@ -295,51 +295,6 @@ func (d *Doc) restoreCatalog(orig *Doc) error {
 	return nil
 }
 
-// leaf is the place of a value in a name tree's leaf array: arr[i].
-type leaf struct {
-	arr types.Array
-	i   int
-}
-
-// nameTreeLeaves lists the places of the values of the catalog's EmbeddedFiles name tree,
-// so that they can be replaced, guarding against cycles and absurd depth.
-func (d *Doc) nameTreeLeaves(cat types.Dict) []leaf {
-	names, err := d.ctx.DereferenceDict(cat["Names"])
-	if err != nil || names == nil {
-		return nil
-	}
-	var out []leaf
-	seen := map[int]bool{}
-	var walk func(o types.Object, depth int)
-	walk = func(o types.Object, depth int) {
-		if depth > 32 {
-			return
-		}
-		if r, ok := o.(types.IndirectRef); ok {
-			if seen[r.ObjectNumber.Value()] {
-				return
-			}
-			seen[r.ObjectNumber.Value()] = true
-		}
-		node, err := d.ctx.DereferenceDict(o)
-		if err != nil || node == nil {
-			return
-		}
-		if arr, err := d.ctx.DereferenceArray(node["Names"]); err == nil {
-			for i := 1; i < len(arr); i += 2 {
-				out = append(out, leaf{arr, i})
-			}
-		}
-		if kids, err := d.ctx.DereferenceArray(node["Kids"]); err == nil {
-			for _, k := range kids {
-				walk(k, depth+1)
-			}
-		}
-	}
-	walk(names["EmbeddedFiles"], 0)
-	return out
-}
-
 // specName is a file specification's /UF, else /F.
 func (d *Doc) specName(spec types.Dict) string {
 	for _, k := range []string{"UF", "F"} {
