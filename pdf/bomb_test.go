@@ -107,8 +107,8 @@ func rc4Encryption() *testpdf.Encryption {
 func aes256Encryption() *testpdf.Encryption {
 	fileKey := bytes.Repeat([]byte{0x33}, 32)
 	vsalt, ksalt := []byte("vsaltvsa"), []byte("ksaltksa")
-	u := append(append(hashR56(6, vsalt, nil), vsalt...), ksalt...)
-	blk, _ := aes.NewCipher(hashR56(6, ksalt, nil))
+	u := append(append(hash2B(6, nil, vsalt, nil), vsalt...), ksalt...)
+	blk, _ := aes.NewCipher(hash2B(6, nil, ksalt, nil))
 	ue := make([]byte, 32)
 	cipher.NewCBCEncrypter(blk, make([]byte, 16)).CryptBlocks(ue, fileKey)
 	fk, _ := aes.NewCipher(fileKey)
@@ -264,6 +264,8 @@ func TestCheckSeesThroughEncryption(t *testing.T) {
 		{"--encrypt", "", "owner", "128", "--use-aes=y", "--"},
 		{"--encrypt", "", "owner", "256", "--"},
 		{"--allow-weak-crypto", "--encrypt", "", "owner", "40", "--"},
+		// An empty owner password opens the file (qpdf and Unlock take it so).
+		{"--encrypt", "user", "", "256", "--allow-insecure", "--"},
 	} {
 		if got := measure(enc...); got < plain-1024 || got > plain+1024 {
 			t.Errorf("%v: measured %d bytes, unencrypted %d", enc, got, plain)

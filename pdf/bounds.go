@@ -100,6 +100,10 @@ func (s *scanner) run() error {
 	if err := s.setupDecryption(); err != nil {
 		return err
 	}
+	// Nothing reads a file the password does not open (nor, then, one not encrypted).
+	if s.withPassword && !s.opened.ok {
+		return nil
+	}
 	if err := s.measure(); err != nil {
 		return err
 	}

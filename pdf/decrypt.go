@@ -8,15 +8,16 @@ import (
 	"crypto/rc4"
 	"crypto/sha256"
 	"crypto/sha512"
+	"crypto/subtle"
 	"encoding/binary"
 	"io"
 )
 
-// The standard security handler with the empty password, for the bounds check only: an
-// encrypted PDF that opens without a password is read (Inspect) and pdfcpu inflates its
-// object streams while reading, so the check must see through the encryption to measure
-// them. A file that needs a password is not decrypted here; pdfcpu refuses it before it
-// inflates anything.
+// The standard security handler, for the bounds check only: pdfcpu inflates the object
+// streams of an encrypted PDF while reading it, with the empty password (Read, Inspect)
+// or the one given (Decrypt), so the check must see through the encryption to measure
+// them. A file the password does not open is not decrypted here; pdfcpu refuses it before
+// it inflates anything.
 
 var passwordPad = []byte{
 	0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
@@ -32,8 +33,9 @@ type decrypter struct {
 }
 
 // newDecrypter returns the decrypter of the encryption dictionary enc and the first
-// element of the trailer's /ID, or nil when the empty password does not open the file.
-func newDecrypter(enc value, id []byte) *decrypter {
+// element of the trailer's /ID opened with pw (nil: the empty password) as the user or
+// the owner password, or nil when pw opens neither.
+func newDecrypter(enc value, id, pw []byte) *decrypter {
 	if !enc.get("Filter").isName("Standard") {
 		return nil
 	}
@@ -43,25 +45,26 @@ func newDecrypter(enc value, id []byte) *decrypter {
 	o, u := enc.get("O").str(), enc.get("U").str()
 	d := &decrypter{r: r, plainXMP: enc.get("EncryptMetadata").keyword() == "false"}
 	if v >= 4 {
-		stmf := enc.get("StmF").name()
-		if stmf == "" || stmf == "Identity" {
+		switch stmf := enc.get("StmF").name(); {
+		case stmf == "" || stmf == "Identity":
 			d.identity = true
-			return d
-		}
-		switch enc.get("CF").get(stmf).get("CFM").name() {
-		case "V2":
-		case "AESV2", "AESV3":
-			d.aes = true
-		case "None":
-			d.identity = true
-			return d
 		default:
-			return nil
+			switch enc.get("CF").get(stmf).get("CFM").name() {
+			case "V2":
+			case "AESV2", "AESV3":
+				d.aes = true
+			case "None":
+				d.identity = true
+			default:
+				return nil
+			}
 		}
 	}
 	if r >= 5 {
-		d.key = keyR56(r, o, u, enc.get("OE").str(), enc.get("UE").str())
+		d.key = keyR56(r, pw, o, u, enc.get("OE").str(), enc.get("UE").str())
 	} else {
+		// Revisions 2 to 4. A lower one, which pdfcpu refuses, is taken as those are:
+		// some other reader might.
 		length, ok := enc.get("Length").int()
 		if !ok {
 			length = 40
@@ -69,7 +72,7 @@ func newDecrypter(enc value, id []byte) *decrypter {
 				length = 128
 			}
 		}
-		d.key = keyR24(r, length, o, u, p, id, !d.plainXMP)
+		d.key = keyR24(r, length, pw, o, u, p, id, !d.plainXMP)
 	}
 	if d.key == nil {
 		return nil
@@ -77,9 +80,15 @@ func newDecrypter(enc value, id []byte) *decrypter {
 	return d
 }
 
-// keyR24 is the file key of revisions 2 to 4 (algorithms 2, 4, 5 and 7 of ISO 32000-1):
-// the owner password's way first, as pdfcpu does, then the user password's.
-func keyR24(r, length int64, o, u []byte, p int64, id []byte, encryptMetadata bool) []byte {
+// paddedPassword is pw as revisions 2 to 4 take it: its first 32 bytes, filled up with the pad.
+func paddedPassword(pw []byte) []byte {
+	pw = pw[:min(len(pw), 32)]
+	return append(append([]byte(nil), pw...), passwordPad[:32-len(pw)]...)
+}
+
+// keyR24 is the file key of revisions 2 to 4 (algorithms 2, 6 and 7 of ISO 32000-2)
+// for pw as the user password, else as the owner password.
+func keyR24(r, length int64, pw, o, u []byte, p int64, id []byte, encryptMetadata bool) []byte {
 	if len(o) < 32 || len(u) < 16 {
 		return nil
 	}
@@ -90,13 +99,11 @@ func keyR24(r, length int64, o, u []byte, p int64, id []byte, encryptMetadata bo
 	if n < 5 || n > 16 {
 		return nil
 	}
-	fileKey := func(pw []byte) []byte {
+	fileKey := func(upw []byte) []byte {
 		h := md5.New()
-		h.Write(pw)
+		h.Write(upw)
 		h.Write(o[:32])
-		var pb [4]byte
-		binary.LittleEndian.PutUint32(pb[:], uint32(p))
-		h.Write(pb[:])
+		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(p)))
 		h.Write(id)
 		if r >= 4 && !encryptMetadata {
 			h.Write([]byte{0xff, 0xff, 0xff, 0xff})
@@ -110,88 +117,98 @@ func keyR24(r, length int64, o, u []byte, p int64, id []byte, encryptMetadata bo
 		}
 		return k[:n]
 	}
-	userOK := func(k []byte) bool {
+	rc4Rounds := func(k, b []byte, down bool) {
 		if r == 2 {
 			c, _ := rc4.NewCipher(k)
-			x := make([]byte, 32)
-			c.XORKeyStream(x, passwordPad)
-			return bytes.Equal(x, u[:min(len(u), 32)])
+			c.XORKeyStream(b, b)
+			return
+		}
+		for i := range 20 {
+			if down {
+				i = 19 - i
+			}
+			rk := make([]byte, len(k))
+			for j := range k {
+				rk[j] = k[j] ^ byte(i)
+			}
+			c, _ := rc4.NewCipher(rk)
+			c.XORKeyStream(b, b)
+		}
+	}
+	userOK := func(k []byte) bool {
+		if r == 2 {
+			x := append([]byte(nil), passwordPad...)
+			rc4Rounds(k, x, false)
+			return subtle.ConstantTimeCompare(x, u[:min(len(u), 32)]) == 1
 		}
 		h := md5.New()
 		h.Write(passwordPad)
 		h.Write(id)
 		x := h.Sum(nil)
-		for i := range 20 {
-			rk := make([]byte, len(k))
-			for j := range k {
-				rk[j] = k[j] ^ byte(i)
-			}
-			c, _ := rc4.NewCipher(rk)
-			c.XORKeyStream(x, x)
-		}
-		return bytes.Equal(x[:16], u[:16])
+		rc4Rounds(k, x, false)
+		return subtle.ConstantTimeCompare(x[:16], u[:16]) == 1
 	}
-	// The empty owner password: its key decrypts /O to the user password.
-	ok := md5.Sum(passwordPad)
-	k := ok[:]
+	if k := fileKey(paddedPassword(pw)); userOK(k) {
+		return k
+	}
+	// As the owner password: its key decrypts /O to the user password.
+	s := md5.Sum(paddedPassword(pw))
+	ok := s[:]
 	if r >= 3 {
 		for range 50 {
-			s := md5.Sum(k)
-			k = s[:]
+			s := md5.Sum(ok)
+			ok = s[:]
 		}
 	}
-	k = k[:n]
 	upw := append([]byte(nil), o[:32]...)
-	if r == 2 {
-		c, _ := rc4.NewCipher(k)
-		c.XORKeyStream(upw, upw)
-	} else {
-		for i := 19; i >= 0; i-- {
-			rk := make([]byte, len(k))
-			for j := range k {
-				rk[j] = k[j] ^ byte(i)
-			}
-			c, _ := rc4.NewCipher(rk)
-			c.XORKeyStream(upw, upw)
-		}
-	}
-	if fk := fileKey(upw); userOK(fk) {
-		return fk
-	}
-	if fk := fileKey(passwordPad); userOK(fk) {
-		return fk
+	rc4Rounds(ok[:n], upw, true)
+	if k := fileKey(upw); userOK(k) {
+		return k
 	}
 	return nil
 }
 
-// keyR56 is the file key of revisions 5 and 6 (AES-256) for the empty user password.
-func keyR56(r int64, o, u, oe, ue []byte) []byte {
-	if len(u) < 48 || len(ue) < 32 {
+// keyR56 is the file key of revisions 5 and 6 (AES-256; algorithm 2.A of ISO
+// 32000-2) for pw as the user password, else as the owner password.
+func keyR56(r int64, pw, o, u, oe, ue []byte) []byte {
+	if len(u) < 48 {
 		return nil
 	}
-	if !bytes.Equal(hashR56(r, u[32:40], nil), u[:32]) {
+	open := func(hash, salt, udata, wrapped []byte) []byte {
+		if len(hash) < 32 || len(wrapped) < 32 {
+			return nil
+		}
+		if subtle.ConstantTimeCompare(hash2B(r, pw, salt[:8], udata), hash[:32]) != 1 {
+			return nil
+		}
+		blk, err := aes.NewCipher(hash2B(r, pw, salt[8:16], udata))
+		if err != nil {
+			return nil
+		}
+		key := make([]byte, 32)
+		cipher.NewCBCDecrypter(blk, make([]byte, 16)).CryptBlocks(key, wrapped[:32])
+		return key
+	}
+	if k := open(u[:32], u[32:48], nil, ue); k != nil {
+		return k
+	}
+	if len(o) < 48 {
 		return nil
 	}
-	blk, err := aes.NewCipher(hashR56(r, u[40:48], nil))
-	if err != nil {
-		return nil
-	}
-	key := make([]byte, 32)
-	cipher.NewCBCDecrypter(blk, make([]byte, 16)).CryptBlocks(key, ue[:32])
-	return key
+	return open(o[:32], o[32:48], u[:48], oe)
 }
 
-// hashR56 is algorithm 2.B of ISO 32000-2 (revision 6), or plain SHA-256 (revision 5),
-// of the empty password with salt and udata.
-func hashR56(r int64, salt, udata []byte) []byte {
-	k0 := sha256.Sum256(append(append([]byte(nil), salt...), udata...))
+// hash2B is the password hash of revision 6 (algorithm 2.B of ISO 32000-2), or plain
+// SHA-256 (revision 5), of pw with salt and udata.
+func hash2B(r int64, pw, salt, udata []byte) []byte {
+	k0 := sha256.Sum256(append(append(append([]byte(nil), pw...), salt...), udata...))
 	k := k0[:]
 	if r == 5 {
 		return k
 	}
 	var e []byte
 	for j := 0; j < 64 || e[len(e)-1] > byte(j-32); j++ {
-		unit := append(append([]byte(nil), k...), udata...)
+		unit := append(append(append([]byte(nil), pw...), k...), udata...)
 		k1 := bytes.Repeat(unit, 64)
 		blk, _ := aes.NewCipher(k[:16])
 		e = make([]byte, len(k1))

@@ -40,6 +40,12 @@ type scanner struct {
 	encrypts map[int][]int   // object number -> positions of /Filter /Standard dictionaries
 	crypts   []*decrypter    // what the trailers' /Encrypt entries open with
 
+	// With withPassword, the file is opened with password besides the empty password
+	// (setupDecryption), and measured only if password opens it; opened is what it learnt.
+	withPassword bool
+	password     string
+	opened       opening
+
 	index    map[int][]int // stream object number -> its definitions in streams
 	inflated int64         // bytes inflated, all streams and stages
 	*inflaters
@@ -587,9 +593,10 @@ func containsID(ids []id, x id) bool {
 // one, and each is tried on every stream.
 const maxDecrypters = 4
 
-// setupDecryption prepares a decrypter for every /Encrypt a trailer names. Usually there
-// is one or none; with several (a damaged or crafted file), each is tried on every
-// stream, as a reader might use any of them.
+// setupDecryption prepares a decrypter for every /Encrypt a trailer names: with the empty
+// password and, when the scanner has one, with its password, whose opening it notes in
+// s.opened. Usually there is one or none; with several (a damaged or crafted file), each
+// is tried on every stream, as a reader might use any of them.
 func (s *scanner) setupDecryption() error {
 	var lastID []byte
 	for _, t := range s.trailers {
@@ -597,11 +604,16 @@ func (s *scanner) setupDecryption() error {
 			lastID = t.id
 		}
 	}
+	op := &s.opened
+	var opened []*decrypter // the password's, added after the empty password's
 	tried := map[string]bool{}
+	standard := false
 	for _, t := range s.trailers {
 		if t.encrypt.kind != vRef {
 			continue
 		}
+		op.encrypted = true
+		standard = standard || len(s.encrypts[int(t.encrypt.num)]) > 0
 		fid := t.id
 		if fid == nil {
 			fid = lastID
@@ -618,23 +630,49 @@ func (s *scanner) setupDecryption() error {
 			if err != nil {
 				return err
 			}
-			d := newDecrypter(enc, fid)
-			if d == nil || d.identity {
+			s.addDecrypter(newDecrypter(enc, fid, nil))
+			if !s.withPassword {
 				continue
 			}
-			dup := false
-			for _, c := range s.crypts {
-				dup = dup || bytes.Equal(c.key, d.key)
-			}
-			if !dup {
-				s.crypts = append(s.crypts, d)
+			r, _ := enc.get("R").int()
+			for _, cand := range passwordForms(s.password, r) {
+				d := newDecrypter(enc, fid, cand)
+				if d == nil {
+					continue
+				}
+				if !op.ok {
+					op.ok, op.r, op.pw, op.key = true, r, cand, d.key
+				}
+				op.dicts = append(op.dicts, pos)
+				opened = append(opened, d)
+				break
 			}
 		}
+	}
+	if s.withPassword && op.encrypted && !standard {
+		return fault.New(fault.Unprocessable, "the PDF is encrypted with a method other than a password (certificates or another security handler); it cannot be decrypted here")
+	}
+	for _, d := range opened {
+		s.addDecrypter(d)
 	}
 	if len(s.crypts) > maxDecrypters {
 		return fault.New(fault.InvalidPDF, "the PDF names more than %d encryptions", maxDecrypters)
 	}
 	return nil
+}
+
+// addDecrypter adds d to the decrypters tried on every stream unless it is nil, leaves
+// the streams as they are, or has a key already there.
+func (s *scanner) addDecrypter(d *decrypter) {
+	if d == nil || d.identity {
+		return
+	}
+	for _, c := range s.crypts {
+		if bytes.Equal(c.key, d.key) {
+			return
+		}
+	}
+	s.crypts = append(s.crypts, d)
 }
 
 // objectStream parses the objects of a decoded object stream: they count as objects,
