@@ -6,10 +6,7 @@ import (
 	"compress/zlib"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/md5"
-	"crypto/rc4"
 	"encoding/ascii85"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -68,40 +65,7 @@ func lzwZeros(n int) []byte {
 }
 
 // rc4Encryption encrypts with RC4, 128 bits, revision 3, empty user password.
-func rc4Encryption() *testpdf.Encryption {
-	id := bytes.Repeat([]byte{0x11}, 16)
-	o := bytes.Repeat([]byte{0x22}, 32)
-	h := md5.New()
-	h.Write(passwordPad)
-	h.Write(o)
-	h.Write(binary.LittleEndian.AppendUint32(nil, uint32(0xfffffffc)))
-	h.Write(id)
-	key := h.Sum(nil)
-	for range 50 {
-		s := md5.Sum(key)
-		key = s[:]
-	}
-	x := md5.Sum(append(append([]byte(nil), passwordPad...), id...))
-	u := x[:]
-	for i := range 20 {
-		rk := make([]byte, 16)
-		for j := range rk {
-			rk[j] = key[j] ^ byte(i)
-		}
-		c, _ := rc4.NewCipher(rk)
-		c.XORKeyStream(u, u)
-	}
-	u = append(u, make([]byte, 16)...)
-	d := &decrypter{key: key, r: 3}
-	return &testpdf.Encryption{
-		Dict: fmt.Sprintf("<</Filter/Standard/V 2/R 3/Length 128/O<%x>/U<%x>/P -4>>", o, u),
-		ID:   hex.EncodeToString(id),
-		Stream: func(num int, data []byte) []byte {
-			b, _ := io.ReadAll(d.reader(num, 0, bytes.NewReader(data)))
-			return b
-		},
-	}
-}
+func rc4Encryption() *testpdf.Encryption { return userRC4("") }
 
 // aes256Encryption encrypts with AES-256, revision 6, empty user password.
 func aes256Encryption() *testpdf.Encryption {

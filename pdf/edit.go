@@ -246,58 +246,28 @@ func (d *Doc) insertBlank(after, count int) error {
 // a damaged cross-reference table when they are the last objects.
 func (d *Doc) writePruned() ([]byte, error) {
 	c := d.ctx
-	reach := make(map[int]bool, len(c.Table))
-	var stack []types.Object
-	push := func(o types.Object) {
-		if o != nil {
-			stack = append(stack, o)
+	var roots []types.Object
+	for _, r := range []*types.IndirectRef{c.Root, c.Info} {
+		if r != nil {
+			roots = append(roots, *r)
 		}
 	}
-	if c.Root != nil {
-		push(*c.Root)
-	}
-	if c.Info != nil {
-		push(*c.Info)
-	}
 	if c.AdditionalStreams != nil {
-		push(*c.AdditionalStreams)
+		roots = append(roots, *c.AdditionalStreams)
 	}
 	// pdfcpu writes the name trees from its model of them.
 	for _, tree := range c.Names {
 		if tree != nil {
 			tree.Process(c.XRefTable, func(_ *model.XRefTable, _ string, v *types.Object) error {
-				push(*v)
+				if *v != nil {
+					roots = append(roots, *v)
+				}
 				return nil
 			})
 		}
 	}
-	for len(stack) > 0 {
-		o := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch v := o.(type) {
-		case types.IndirectRef:
-			n := v.ObjectNumber.Value()
-			if reach[n] {
-				continue
-			}
-			reach[n] = true
-			if e, ok := c.Table[n]; ok && e != nil && !e.Free {
-				push(e.Object)
-			}
-		case types.Dict:
-			for _, x := range v {
-				push(x)
-			}
-		case types.StreamDict:
-			for _, x := range v.Dict {
-				push(x)
-			}
-		case types.Array:
-			for _, x := range v {
-				push(x)
-			}
-		}
-	}
+	reach := make(map[int]bool, len(c.Table))
+	walkReachable(c, roots, func(n int, _ *model.XRefTableEntry) { reach[n] = true })
 	for n, e := range c.Table {
 		if n > 0 && e != nil && !e.Free && !reach[n] {
 			if err := c.FreeObject(n); err != nil {
@@ -306,6 +276,39 @@ func (d *Doc) writePruned() ([]byte, error) {
 		}
 	}
 	return write(c)
+}
+
+// walkReachable calls visit once for every live object reachable from roots, following
+// references through dictionaries, arrays and stream dictionaries.
+func walkReachable(c *model.Context, roots []types.Object, visit func(n int, e *model.XRefTableEntry)) {
+	seen := map[int]bool{}
+	stack := append([]types.Object(nil), roots...)
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v := o.(type) {
+		case types.IndirectRef:
+			n := v.ObjectNumber.Value()
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			e, ok := c.FindTableEntryLight(n)
+			if !ok || e == nil || e.Free || e.Object == nil {
+				continue
+			}
+			visit(n, e)
+			stack = append(stack, e.Object)
+		case types.Dict:
+			for _, x := range v {
+				stack = append(stack, x)
+			}
+		case types.StreamDict:
+			stack = append(stack, v.Dict)
+		case types.Array:
+			stack = append(stack, v...)
+		}
+	}
 }
 
 // readFor reads data for an operation that has not started if ctx has ended.

@@ -404,31 +404,35 @@ func unhex(c byte) (byte, bool) {
 	return 0, false
 }
 
+// decodeHex decodes the digits of a hex string, skipping white space; an odd last digit
+// counts as followed by 0 (ISO 32000-1, 7.3.4.3).
+func decodeHex(h []byte) []byte {
+	out := make([]byte, 0, len(h)/2+1)
+	var hi byte
+	half := false
+	for _, c := range h {
+		d, ok := unhex(c)
+		if !ok {
+			continue
+		}
+		if half {
+			out = append(out, hi<<4|d)
+		} else {
+			hi = d
+		}
+		half = !half
+	}
+	if half {
+		out = append(out, hi<<4)
+	}
+	return out
+}
+
 // str decodes a literal or hex string value (the /ID and /O /U entries of encryption).
 func (v value) str() []byte {
 	switch v.kind {
 	case vHex:
-		b := v.raw
-		b = bytes.TrimSuffix(bytes.TrimPrefix(b, []byte("<")), []byte(">"))
-		out := make([]byte, 0, len(b)/2)
-		var hi byte
-		half := false
-		for _, c := range b {
-			d, ok := unhex(c)
-			if !ok {
-				continue
-			}
-			if half {
-				out = append(out, hi<<4|d)
-			} else {
-				hi = d
-			}
-			half = !half
-		}
-		if half {
-			out = append(out, hi<<4)
-		}
-		return out
+		return decodeHex(bytes.TrimSuffix(bytes.TrimPrefix(v.raw, []byte("<")), []byte(">")))
 	case vString:
 		b := v.raw
 		if len(b) >= 2 {

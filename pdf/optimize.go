@@ -418,36 +418,11 @@ func flateUnfiltered(ctx context.Context, x *model.XRefTable) error {
 // catalog's /AF, a page's /AF) would point nowhere.
 func dangling(c *model.Context) []int {
 	var missing []int
-	seen := map[int]bool{}
-	stack := []types.Object{*c.Root}
-	for len(stack) > 0 {
-		o := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch v := o.(type) {
-		case types.IndirectRef:
-			n := v.ObjectNumber.Value()
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			e, ok := c.FindTableEntryLight(n)
-			if !ok || e.Free || e.Object == nil {
-				continue
-			}
-			if !c.Write.HasWriteOffset(n) {
-				missing = append(missing, n)
-			}
-			stack = append(stack, e.Object)
-		case types.Dict:
-			for _, x := range v {
-				stack = append(stack, x)
-			}
-		case types.Array:
-			stack = append(stack, v...)
-		case types.StreamDict:
-			stack = append(stack, v.Dict)
+	walkReachable(c, []types.Object{*c.Root}, func(n int, _ *model.XRefTableEntry) {
+		if !c.Write.HasWriteOffset(n) {
+			missing = append(missing, n)
 		}
-	}
+	})
 	slices.Sort(missing)
 	return missing
 }
@@ -693,25 +668,6 @@ func cmapValues(b []byte) [][]byte {
 		default:
 			i++
 		}
-	}
-	return out
-}
-
-func decodeHex(h []byte) []byte {
-	out := make([]byte, 0, len(h)/2)
-	var hi byte
-	odd := false
-	for _, c := range h {
-		v, ok := unhex(c)
-		if !ok {
-			continue
-		}
-		if odd {
-			out = append(out, hi<<4|v)
-		} else {
-			hi = v
-		}
-		odd = !odd
 	}
 	return out
 }
