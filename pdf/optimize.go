@@ -517,6 +517,26 @@ const maxCMapBytes = 4 << 20
 // the fonts in use give single glyphs.
 func (d *Doc) ligatures() map[string]bool {
 	out := map[string]bool{}
+	for _, m := range d.toUnicodeMaps() {
+		for _, v := range cmapValues(m.sd.Content) {
+			if len(v) > 2 {
+				out[string(v)] = true
+			}
+		}
+	}
+	return out
+}
+
+// toUnicodeMap is a decoded ToUnicode stream of a font in use, and its object number.
+type toUnicodeMap struct {
+	n  int
+	sd *types.StreamDict
+}
+
+// toUnicodeMaps lists the decoded ToUnicode maps of the fonts in use, each once; maps that
+// do not decode within maxCMapBytes are left out.
+func (d *Doc) toUnicodeMaps() []toUnicodeMap {
+	var out []toUnicodeMap
 	seen := map[int]bool{}
 	for _, font := range d.fontsInUse() {
 		r, ok := font["ToUnicode"].(types.IndirectRef)
@@ -528,11 +548,7 @@ func (d *Doc) ligatures() map[string]bool {
 		if err != nil || sd == nil || sd.DecodeWithLimit(maxCMapBytes) != nil {
 			continue
 		}
-		for _, v := range cmapValues(sd.Content) {
-			if len(v) > 2 {
-				out[string(v)] = true
-			}
-		}
+		out = append(out, toUnicodeMap{r.ObjectNumber.Value(), sd})
 	}
 	return out
 }
@@ -560,17 +576,8 @@ func (d *Doc) repairLigatures(want map[string]bool) error {
 	if len(fixes) == 0 {
 		return nil
 	}
-	seen := map[int]bool{}
-	for _, font := range d.fontsInUse() {
-		r, ok := font["ToUnicode"].(types.IndirectRef)
-		if !ok || seen[r.ObjectNumber.Value()] {
-			continue
-		}
-		seen[r.ObjectNumber.Value()] = true
-		sd, _, err := d.ctx.DereferenceStreamDict(r)
-		if err != nil || sd == nil || sd.DecodeWithLimit(maxCMapBytes) != nil {
-			continue
-		}
+	for _, m := range d.toUnicodeMaps() {
+		sd := m.sd
 		content := sd.Content
 		for _, f := range fixes {
 			content = replaceHex(content, f.bad, f.good)
@@ -584,7 +591,7 @@ func (d *Doc) repairLigatures(want map[string]bool) error {
 		if err := ns.Encode(); err != nil {
 			return fault.Wrap(fault.Internal, err, "a ToUnicode map cannot be repaired")
 		}
-		e, ok := d.ctx.FindTableEntryLight(r.ObjectNumber.Value())
+		e, ok := d.ctx.FindTableEntryLight(m.n)
 		if !ok {
 			continue
 		}
