@@ -17,6 +17,7 @@ packages=(
   # tools the tests check outputs with
   libxml2-utils libimage-exiftool-perl openssl ca-certificates
   webp
+  postgresql # the PostgreSQL store's tests start private clusters (internal/testpg)
 )
 
 sudo=""

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/papierkram/papierkram/fault"
@@ -155,6 +156,9 @@ func (s *SQLite) CreateKey(ctx context.Context, k *Key) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO keys (id, name, hash, plan, monthly, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		k.ID, k.Name, k.Hash[:], string(k.Plan), k.Limit, k.CreatedAt.Unix())
 	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
+			return fault.New(fault.Conflict, "that key exists already") // as the PostgreSQL store answers
+		}
 		return fmt.Errorf("store: create key: %w", err)
 	}
 	return nil
