@@ -26,7 +26,7 @@ func BenchmarkValidate(b *testing.B) {
 	})
 	b.Run("validate", func(b *testing.B) {
 		for b.Loop() {
-			if r, err := Validate(context.Background(), data); err != nil || !r.Valid {
+			if r, err := Validate(context.Background(), data, ValidateOptions{}); err != nil || !r.Valid {
 				b.Fatal(err)
 			}
 		}

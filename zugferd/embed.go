@@ -110,7 +110,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	}
 	// The container checks of Validate, on our own output: a file we would call invalid
 	// must not leave here.
-	got, err := Validate(ctx, out)
+	got, err := Validate(ctx, out, ValidateOptions{})
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, err, "the embedded PDF cannot be read back")
 	}

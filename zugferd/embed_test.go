@@ -132,7 +132,7 @@ func checkEmbedded(t *testing.T, out, xml []byte, p einvoice.Profile) {
 			t.Errorf("font not embedded: %s", line)
 		}
 	}
-	r, err := Validate(context.Background(), out)
+	r, err := Validate(context.Background(), out, ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

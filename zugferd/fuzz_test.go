@@ -19,7 +19,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte("%PDF-1.7\n%%EOF"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Validate(context.Background(), data)
+		r, err := Validate(context.Background(), data, ValidateOptions{})
 		if err == nil && r.Valid && (!r.XML.Valid || !r.PDF.Valid) {
 			t.Fatal("valid although a part is not")
 		}
@@ -46,7 +46,7 @@ func FuzzEmbed(f *testing.F) {
 			}
 			return
 		}
-		if r, err := Validate(context.Background(), res.PDF); err != nil || !r.Valid {
+		if r, err := Validate(context.Background(), res.PDF, ValidateOptions{}); err != nil || !r.Valid {
 			t.Fatalf("embedded file does not validate: %v", err)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/rules"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
 )
 
@@ -44,8 +46,16 @@ var conformanceLevel = map[einvoice.Profile][]string{
 	einvoice.XRechnung: {"XRECHNUNG"},
 }
 
+// ValidateOptions steer Validate.
+type ValidateOptions struct {
+	// Pages reads the text of the PDF's first pages (poppler, and OCR for scanned pages:
+	// ocr.PageTexts). With it, the report's PDF part gets the FX-VISIBLE-* warnings that
+	// compare what the pages show with the XML (see Visible); nil leaves them out.
+	Pages func(ctx context.Context, pdf []byte) ([]string, error)
+}
+
 // Validate checks a PDF with an embedded e-invoice.
-func Validate(ctx context.Context, data []byte) (*Report, error) {
+func Validate(ctx context.Context, data []byte, o ValidateOptions) (*Report, error) {
 	doc, d, err := Extract(ctx, data)
 	if err != nil {
 		return nil, err
@@ -57,7 +67,37 @@ func Validate(ctx context.Context, data []byte) (*Report, error) {
 	r := &Report{FileName: doc.FileName, Profile: string(doc.Info.Profile), XML: xr}
 	r.PDF = container(d, doc)
 	r.Valid = xr.Valid && r.PDF.Valid
+	if o.Pages != nil {
+		vis, err := visible(ctx, o.Pages, data, doc.XML)
+		if err != nil {
+			return nil, err
+		}
+		// Warnings only: the XML prevails, so a disagreement never makes the file invalid.
+		r.PDF.Results = append(r.PDF.Results, vis...)
+	}
 	return r, nil
+}
+
+// visible runs Visible on the pages of data. An XML that cannot be read into the model
+// has its errors in the XML report already, so it gets no comparison; pages that cannot
+// be read get one warning that says so, as the check is advice and the rest of the report
+// stands. Only a request that has ended stops the validation.
+func visible(ctx context.Context, pages func(context.Context, []byte) ([]string, error), data, xml []byte) ([]rules.Result, error) {
+	inv, _, err := syntax.Read(ctx, xml)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fault.FromContext(ctx, "the invoice was being read")
+		}
+		return nil, nil
+	}
+	texts, err := pages(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return []rules.Result{{ID: "FX-VISIBLE", Severity: rules.Warning, Message: "The pages could not be read, so what they show was not compared with the XML: " + err.Error(), Location: "pages"}}, nil
+	}
+	return Visible(inv, texts), nil
 }
 
 func container(d *pdf.Doc, doc *Document) PDFReport {

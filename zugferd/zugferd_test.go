@@ -70,7 +70,7 @@ func TestExamples(t *testing.T) {
 		if doc.Info.Profile != profileOfDir[dir] {
 			t.Errorf("%s: profile %q, want %q", name, doc.Info.Profile, profileOfDir[dir])
 		}
-		r, err := Validate(context.Background(), data)
+		r, err := Validate(context.Background(), data, ValidateOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -129,7 +129,7 @@ func TestPlainAttachment(t *testing.T) {
 		t.Fatalf("pdfdetach: %v %s", err, list)
 	}
 	data, _ := os.ReadFile(out)
-	r, err := Validate(context.Background(), data)
+	r, err := Validate(context.Background(), data, ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestBadInput(t *testing.T) {
 	blank, _ := filepath.Glob(filepath.Join(corpusDir(t), "pdf", "invoice-blanks", "*.pdf"))
 	data, _ := os.ReadFile(blank[0])
 	for name, in := range map[string][]byte{"not a PDF": []byte("hello"), "no attachment": data, "truncated": data[:len(data)/3]} {
-		_, err := Validate(context.Background(), in)
+		_, err := Validate(context.Background(), in, ValidateOptions{})
 		var fe *fault.Error
 		if !errors.As(err, &fe) || (fe.Code != fault.InvalidInput && fe.Code != fault.InvalidPDF) {
 			t.Errorf("%s: %v", name, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,11 +9,13 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
@@ -24,7 +27,7 @@ import (
 // part takes the positional arguments, every other part a flag (a path for a file part, the
 // text itself or @path for a text part) except secrets, which come from the environment, and every option of P a flag built from the tags the
 // server documents it with. The command only decodes, runs and encodes, as the handler does.
-func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.Command {
+func opCommand[P any](o *ops.Operation[P]) *cobra.Command {
 	var p P
 	var out string
 	var main ops.Part
@@ -66,6 +69,7 @@ func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.C
 		if err := checkOptions(reflect.ValueOf(&p).Elem()); err != nil {
 			return err
 		}
+		formatFromOut(cmd, reflect.ValueOf(&p).Elem(), out)
 		in := &ops.Input{Files: map[string][]ops.File{}, Fields: map[string]string{}}
 		for _, a := range argv {
 			b, err := os.ReadFile(a)
@@ -107,7 +111,9 @@ func opCommand[P any](o *ops.Operation[P], engines func() *ops.Engines) *cobra.C
 				in.Fields[pt.Name] = *v
 			}
 		}
-		res, err := o.Run(cmd.Context(), engines(), in, &p)
+		engines, stop := localEngines()
+		defer stop()
+		res, err := o.Run(cmd.Context(), engines, in, &p)
 		if err != nil {
 			return err
 		}
@@ -136,12 +142,10 @@ func bindOptions(fs *pflag.FlagSet, v reflect.Value) {
 			bindOptions(fs, v.Field(i))
 			continue
 		}
-		name := f.Tag.Get("query")
+		name := flagName(f)
 		if name == "" {
 			continue
 		}
-		name, _, _ = strings.Cut(name, ",")
-		name = kebab(name)
 		usage := f.Tag.Get("doc")
 		if e := f.Tag.Get("enum"); e != "" {
 			usage += " (" + strings.ReplaceAll(e, ",", ", ") + ")"
@@ -177,11 +181,10 @@ func checkOptions(v reflect.Value) error {
 			}
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+		name := flagName(f)
 		if name == "" {
 			continue
 		}
-		name = kebab(name)
 		val := v.Field(i)
 		if e := f.Tag.Get("enum"); e != "" && val.Kind() == reflect.String && val.String() != "" {
 			if !strings.Contains(","+e+",", ","+val.String()+",") {
@@ -211,12 +214,44 @@ func checkOptions(v reflect.Value) error {
 	return nil
 }
 
+// flagName is the flag of an option field: its cli tag, else its query name in kebab-case;
+// "" for a field that is no option.
+func flagName(f reflect.StructField) string {
+	if c := f.Tag.Get("cli"); c != "" {
+		return c
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+	if name == "" {
+		return ""
+	}
+	return kebab(name)
+}
+
+// formatFromOut lets the output file's extension choose an operation's format option when
+// --format was not given: `-o invoice.pdf` asks for PDF.
+func formatFromOut(cmd *cobra.Command, v reflect.Value, out string) {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
+	if ext == "" || cmd.Flags().Changed("format") {
+		return
+	}
+	if f, ok := v.Type().FieldByName("Format"); ok && strings.Contains(","+f.Tag.Get("enum")+",", ","+ext+",") {
+		v.FieldByName("Format").SetString(ext)
+	}
+}
+
 // localEngines are the engines of one command: one job at a time, started only when an
-// operation uses them (gs, pdftoppm and tesseract run a process per job).
-func localEngines() *ops.Engines {
+// operation uses them (gs, pdftoppm and tesseract run a process per job; the browser is
+// started on the first print and stopped by the returned func).
+func localEngines() (*ops.Engines, func()) {
 	gs := ghostscript.New(engine.Config{Concurrency: 1})
 	ts := tesseract.New(engine.Config{Concurrency: 1})
-	return &ops.Engines{PDFA: gs, Distiller: gs, Renderer: poppler.New(engine.Config{Concurrency: 1}), OCR: ts}
+	ch := chromium.NewEngine(engine.Config{Concurrency: 1})
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = ch.Supervisor().Stop(ctx)
+	}
+	return &ops.Engines{PDFA: gs, Printer: ch, Distiller: gs, Renderer: poppler.New(engine.Config{Concurrency: 1}), OCR: ts}, stop
 }
 
 // kebab is a flag's name for an API name: the command line's flags are kebab-case

@@ -51,11 +51,11 @@ func pdfCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "pdf", Short: "PDF tools on local files"}
 	cmd.AddCommand(splitCmd(), rotateCmd(), extractCmd(), mergeCmd(), metadataCmd(), setMetadataCmd(), pdfaCmd(), textCmd(), previewCmd(), formFieldsCmd(), fillFormCmd())
 	// The toolbox of the operation layer, shared with the server.
-	cmd.AddCommand(opCommand(ops.Compress, localEngines), opCommand(ops.Encrypt, localEngines), opCommand(ops.Decrypt, localEngines),
-		opCommand(ops.Unlock, localEngines), opCommand(ops.Bookmarks, localEngines), opCommand(ops.SetBookmarks, localEngines),
-		opCommand(ops.DeletePages, localEngines), opCommand(ops.Insert, localEngines), opCommand(ops.Reorder, localEngines),
-		opCommand(ops.Stamp, localEngines), opCommand(ops.Watermark, localEngines), opCommand(ops.PageNumbers, localEngines),
-		opCommand(ops.Flatten, localEngines), opCommand(ops.ImagesToPDF, localEngines), opCommand(ops.OCR, localEngines))
+	cmd.AddCommand(opCommand(ops.Compress), opCommand(ops.Encrypt), opCommand(ops.Decrypt),
+		opCommand(ops.Unlock), opCommand(ops.Bookmarks), opCommand(ops.SetBookmarks),
+		opCommand(ops.DeletePages), opCommand(ops.Insert), opCommand(ops.Reorder),
+		opCommand(ops.Stamp), opCommand(ops.Watermark), opCommand(ops.PageNumbers),
+		opCommand(ops.Flatten), opCommand(ops.ImagesToPDF), opCommand(ops.OCR))
 	return cmd
 }
 

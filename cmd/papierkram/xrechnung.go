@@ -12,6 +12,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/ops"
 )
 
 func readInput(path string) ([]byte, error) {
@@ -166,6 +167,6 @@ func xrechnungCmd() *cobra.Command {
 	validate.Flags().BoolVarP(&details, "details", "d", false, "list each failed rule under its file")
 	validate.Flags().BoolVar(&asJSON, "json", false, "print each report as a JSON line")
 
-	cmd.AddCommand(generate, parse, detect, transform, validate)
+	cmd.AddCommand(generate, parse, detect, transform, validate, opCommand(ops.Visualize))
 	return cmd
 }

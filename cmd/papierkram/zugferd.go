@@ -14,7 +14,11 @@ import (
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/ghostscript"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/ops"
+	"github.com/papierkram/papierkram/pdf/ocr"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -55,11 +59,17 @@ func zugferdCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			invalid := 0
+			// As localEngines: one job at a time, a process per job.
+			pop := poppler.New(engine.Config{Concurrency: 1})
+			ts := tesseract.New(engine.Config{Concurrency: 1})
+			vo := zugferd.ValidateOptions{Pages: func(ctx context.Context, pdf []byte) ([]string, error) {
+				return ocr.PageTexts(ctx, pop, pop, ts, pdf, 10)
+			}}
 			for _, name := range args {
 				b, err := readInput(name)
 				var r *zugferd.Report
 				if err == nil {
-					r, err = zugferd.Validate(cmd.Context(), b)
+					r, err = zugferd.Validate(cmd.Context(), b, vo)
 				}
 				if err != nil {
 					invalid++
@@ -121,7 +131,7 @@ func zugferdCmd() *cobra.Command {
 	embed.MarkFlagRequired("invoice")
 	outFlag(embed, &out)
 
-	cmd.AddCommand(extract, validate, embed)
+	cmd.AddCommand(extract, validate, embed, opCommand(ops.Create))
 	return cmd
 }
 

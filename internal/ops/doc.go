@@ -10,5 +10,5 @@
 // the two cannot drift apart.
 //
 // The prose of each group's operations lives in an embedded Markdown file beside this code
-// (pdftools.md), one "## name" section per operation.
+// (pdftools.md, xrechnung.md, zugferd.md), one "## name" section per operation.
 package ops

@@ -67,6 +67,7 @@ type Renderer interface {
 // and the operations that need it answer engine_unavailable.
 type Engines struct {
 	PDFA      pdfa.Converter
+	Printer   Printer
 	Distiller Distiller
 	Renderer  Renderer
 	OCR       Recognizer
@@ -80,10 +81,14 @@ type Operation[P any] struct {
 	Command string // the command line's name when Name has a slash: "set-bookmarks"
 	Summary string
 	Parts   []Part // the first file part is the operation's main input
-	// Produces is the media type of a document result; "" for a JSON result of type Result.
-	Produces string
+	// Produces are the media types of a document result (an option such as format picks
+	// one); none for a JSON result of type Result.
+	Produces []string
 	Result   any // a zero value of the JSON result's type, for its schema
-	Run      func(ctx context.Context, e *Engines, in *Input, p *P) (*Output, error)
+	// Conversion: each success uses one conversion of the key's monthly allowance, as the
+	// conversions under /v1/convert do.
+	Conversion bool
+	Run        func(ctx context.Context, e *Engines, in *Input, p *P) (*Output, error)
 }
 
 // CommandName is the operation's name on the command line.
@@ -97,10 +102,18 @@ func (o *Operation[P]) CommandName() string {
 // Description is the operation's prose from its group's Markdown file.
 func (o *Operation[P]) Description() string { return prose(o.Group, o.Name) }
 
-//go:embed pdftools.md
-var pdfToolsProse string
+var (
+	//go:embed pdftools.md
+	pdfToolsProse string
+	//go:embed xrechnung.md
+	xrechnungProse string
+	//go:embed zugferd.md
+	zugferdProse string
+)
 
-var groups = map[string]map[string]string{"pdf-tools": sections(pdfToolsProse)}
+var groups = map[string]map[string]string{
+	"pdf-tools": sections(pdfToolsProse), "xrechnung": sections(xrechnungProse), "zugferd": sections(zugferdProse),
+}
 
 // sections splits Markdown into its "## name" sections.
 func sections(md string) map[string]string {
@@ -136,5 +149,5 @@ func (o *Operation[P]) Meta() Meta { return Meta{o.Group, o.Name, o.CommandName(
 func All() []Meta {
 	return []Meta{Compress.Meta(), Encrypt.Meta(), Decrypt.Meta(), Unlock.Meta(), Bookmarks.Meta(), SetBookmarks.Meta(),
 		DeletePages.Meta(), Insert.Meta(), Reorder.Meta(), Stamp.Meta(), Watermark.Meta(), PageNumbers.Meta(),
-		Flatten.Meta(), ImagesToPDF.Meta(), OCR.Meta()}
+		Flatten.Meta(), ImagesToPDF.Meta(), OCR.Meta(), Visualize.Meta(), Create.Meta()}
 }

@@ -50,9 +50,11 @@ func TestAllIsComplete(t *testing.T) {
 			t.Errorf("%s/%s: prose too short", m.Group, m.Name)
 		}
 	}
-	for name := range groups["pdf-tools"] {
-		if !names["pdf-tools/"+name] {
-			t.Errorf("prose for %q, which is no operation", name)
+	for group, ss := range groups {
+		for name := range ss {
+			if !names[group+"/"+name] {
+				t.Errorf("prose for %s/%s, which is no operation", group, name)
+			}
 		}
 	}
 }

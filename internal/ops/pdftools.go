@@ -21,6 +21,8 @@ type (
 
 const pdfType = "application/pdf"
 
+var pdfOnly = []string{pdfType}
+
 var (
 	pdfPart    = Part{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{pdfType}}
 	imageTypes = []string{"image/jpeg", "image/png", "image/tiff", "image/webp"}
@@ -67,7 +69,7 @@ type CompressOptions struct {
 // Compress makes a PDF smaller.
 var Compress = &Operation[CompressOptions]{
 	Group: "pdf-tools", Name: "compress", Summary: "Compress a PDF",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *CompressOptions) (*Output, error) {
 		if p.Level != "lossless" && p.Level != "" && e.Distiller == nil {
 			return nil, need("lossy compression (Ghostscript)")
@@ -106,7 +108,7 @@ var passwordParts = []Part{
 // Encrypt protects a PDF with AES-256.
 var Encrypt = &Operation[EncryptOptions]{
 	Group: "pdf-tools", Name: "encrypt", Summary: "Encrypt a PDF (AES-256)",
-	Parts: passwordParts, Produces: pdfType,
+	Parts: passwordParts, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *EncryptOptions) (*Output, error) {
 		b, err := pdf.Encrypt(ctx, in.File("file").Data, pdf.EncryptOptions{
 			UserPassword: in.Fields["userPassword"], OwnerPassword: in.Fields["ownerPassword"],
@@ -122,7 +124,7 @@ var Encrypt = &Operation[EncryptOptions]{
 // Decrypt removes a PDF's encryption with its password.
 var Decrypt = &Operation[struct{}]{
 	Group: "pdf-tools", Name: "decrypt", Summary: "Decrypt a PDF with its password",
-	Parts: []Part{pdfPart, {Name: "password", Doc: "The user or the owner password.", Required: true, Secret: true}}, Produces: pdfType,
+	Parts: []Part{pdfPart, {Name: "password", Doc: "The user or the owner password.", Required: true, Secret: true}}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, _ *struct{}) (*Output, error) {
 		b, err := pdf.Decrypt(ctx, in.File("file").Data, in.Fields["password"])
 		if err != nil {
@@ -135,7 +137,7 @@ var Decrypt = &Operation[struct{}]{
 // Unlock lifts the restrictions of a PDF that opens without a password.
 var Unlock = &Operation[struct{}]{
 	Group: "pdf-tools", Name: "unlock", Summary: "Remove owner restrictions",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, _ *struct{}) (*Output, error) {
 		b, err := pdf.Unlock(ctx, in.File("file").Data)
 		if err != nil {
@@ -181,7 +183,7 @@ type SetBookmarksOptions struct {
 var SetBookmarks = &Operation[SetBookmarksOptions]{
 	Group: "pdf-tools", Name: "bookmarks/set", Command: "set-bookmarks", Summary: "Write bookmarks",
 	Parts:    []Part{pdfPart, {Name: "bookmarks", Doc: "The bookmarks as JSON: an array of {title, page, bold, italic, color, children}, or the answer of /api/pdf-tools/bookmarks.", Required: true}},
-	Produces: pdfType,
+	Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *SetBookmarksOptions) (*Output, error) {
 		bs, err := parseBookmarks(in.Fields["bookmarks"])
 		if err != nil {
@@ -222,7 +224,7 @@ type DeletePagesOptions struct {
 // DeletePages removes pages.
 var DeletePages = &Operation[DeletePagesOptions]{
 	Group: "pdf-tools", Name: "delete-pages", Summary: "Delete pages",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *DeletePagesOptions) (*Output, error) {
 		b, err := pdf.DeletePages(ctx, in.File("file").Data, p.Pages)
 		if err != nil {
@@ -240,7 +242,7 @@ type ReorderOptions struct {
 // Reorder puts the pages in a new order.
 var Reorder = &Operation[ReorderOptions]{
 	Group: "pdf-tools", Name: "reorder", Summary: "Reorder pages",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *ReorderOptions) (*Output, error) {
 		b, err := pdf.Reorder(ctx, in.File("file").Data, p.Order)
 		if err != nil {
@@ -260,7 +262,7 @@ type InsertOptions struct {
 var Insert = &Operation[InsertOptions]{
 	Group: "pdf-tools", Name: "insert", Summary: "Insert pages",
 	Parts:    []Part{pdfPart, {Name: "insert", Doc: "The PDF whose pages are inserted (or use blank).", File: true, Types: []string{pdfType}}},
-	Produces: pdfType,
+	Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *InsertOptions) (*Output, error) {
 		o := pdf.InsertOptions{After: p.After, Blank: p.Blank}
 		if f := in.File("insert"); f != nil {
@@ -302,7 +304,7 @@ var stampParts = []Part{pdfPart, {Name: "image", Doc: "A PNG, JPEG or PDF (its f
 // Stamp puts text or an image on top of pages.
 var Stamp = &Operation[StampOptions]{
 	Group: "pdf-tools", Name: "stamp", Summary: "Stamp text or an image on pages",
-	Parts: stampParts, Produces: pdfType,
+	Parts: stampParts, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *StampOptions) (*Output, error) {
 		b, err := pdf.Stamp(ctx, in.File("file").Data, p.domain(in, false))
 		if err != nil {
@@ -315,7 +317,7 @@ var Stamp = &Operation[StampOptions]{
 // Watermark puts text or an image under the content of pages.
 var Watermark = &Operation[StampOptions]{
 	Group: "pdf-tools", Name: "watermark", Summary: "Put a watermark under the page content",
-	Parts: stampParts, Produces: pdfType,
+	Parts: stampParts, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *StampOptions) (*Output, error) {
 		b, err := pdf.Stamp(ctx, in.File("file").Data, p.domain(in, true))
 		if err != nil {
@@ -337,7 +339,7 @@ type PageNumberOptions struct {
 // PageNumbers numbers pages.
 var PageNumbers = &Operation[PageNumberOptions]{
 	Group: "pdf-tools", Name: "page-numbers", Summary: "Number pages",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *PageNumberOptions) (*Output, error) {
 		b, err := pdf.NumberPages(ctx, in.File("file").Data, pdf.PageNumberOptions{Pattern: p.Pattern, Pages: p.Pages, Position: p.Position, FontSize: p.FontSize, Start: p.Start})
 		if err != nil {
@@ -355,7 +357,7 @@ type FlattenOptions struct {
 // Flatten turns form fields and annotations into page content.
 var Flatten = &Operation[FlattenOptions]{
 	Group: "pdf-tools", Name: "flatten", Summary: "Flatten forms and annotations",
-	Parts: []Part{pdfPart}, Produces: pdfType,
+	Parts: []Part{pdfPart}, Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *FlattenOptions) (*Output, error) {
 		b, err := pdf.Flatten(ctx, in.File("file").Data, pdf.FlattenOptions{Annotations: p.Annotations})
 		if err != nil {
@@ -379,7 +381,7 @@ const maxImages = 60
 var ImagesToPDF = &Operation[ImagesOptions]{
 	Group: "pdf-tools", Name: "images-to-pdf", Summary: "Images to PDF",
 	Parts:    []Part{{Name: "images", Doc: "The images (JPEG, PNG, TIFF, WebP), one page each, in order.", File: true, Required: true, Max: maxImages, Types: imageTypes}},
-	Produces: pdfType,
+	Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *ImagesOptions) (*Output, error) {
 		b, err := imagesToPDF(ctx, in.Files["images"], pdf.ImagesOptions{PageSize: p.PageSize, Margin: p.Margin})
 		if err != nil {
@@ -413,7 +415,7 @@ type OCROptions struct {
 var OCR = &Operation[OCROptions]{
 	Group: "pdf-tools", Name: "ocr", Summary: "Make a scan searchable (OCR)",
 	Parts:    []Part{{Name: "file", Doc: "A scanned PDF, or images (JPEG, PNG, TIFF, WebP) that become one page each.", File: true, Required: true, Max: maxImages, Types: append([]string{pdfType}, imageTypes...)}},
-	Produces: pdfType,
+	Produces: pdfOnly,
 	Run: func(ctx context.Context, e *Engines, in *Input, p *OCROptions) (*Output, error) {
 		if e.Renderer == nil || e.OCR == nil {
 			return nil, need("OCR (poppler and Tesseract)")

@@ -22,13 +22,21 @@ func mount[P any](s *Server, o *ops.Operation[P]) {
 		Method: http.MethodPost, Path: "/api/" + o.Group + "/" + o.Name, Tags: []string{tagOf[o.Group]},
 		Summary: o.Summary, Description: o.Description(), RequestBody: f.body(),
 	}
-	if o.Produces != "" {
-		op.Responses = binaryResponse(map[string]*huma.MediaType{o.Produces: {Schema: &huma.Schema{Type: "string", Format: "binary"}}})
+	if len(o.Produces) > 0 {
+		types := map[string]*huma.MediaType{}
+		for _, t := range o.Produces {
+			types[t] = &huma.MediaType{Schema: &huma.Schema{Type: "string", Format: "binary"}}
+		}
+		op.Responses = binaryResponse(types)
 	} else {
 		schema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(o.Result), true, "")
 		op.Responses = map[string]*huma.Response{"200": {Description: "The result.", Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}}
 	}
-	engines := &ops.Engines{PDFA: s.cfg.PDFA, Renderer: s.cfg.Renderer, Distiller: s.cfg.Distiller, OCR: s.cfg.TextLayer}
+	engines := &ops.Engines{PDFA: s.cfg.PDFA, Printer: s.cfg.Printer, Renderer: s.cfg.Renderer, Distiller: s.cfg.Distiller, OCR: s.cfg.TextLayer}
+	opts := []opt{s.uploads()}
+	if o.Conversion {
+		opts = append(opts, conversion())
+	}
 	register(s, op, func(ctx context.Context, p *P) (*fileOutput, error) {
 		up, err := f.read(ctx)
 		if err != nil {
@@ -45,11 +53,11 @@ func mount[P any](s *Server, o *ops.Operation[P]) {
 			return nil, err
 		}
 		return encodeOutput(ctx, out)
-	}, s.uploads())
+	}, opts...)
 }
 
 // tagOf is the OpenAPI tag of each operation group.
-var tagOf = map[string]string{"pdf-tools": "PDF tools"}
+var tagOf = map[string]string{"pdf-tools": "PDF tools", "xrechnung": "XRechnung", "zugferd": "ZUGFeRD"}
 
 // formOf is the upload reader of an operation's parts.
 func formOf(parts []ops.Part) form {

@@ -23,7 +23,8 @@ var heavyPaths = []string{
 	"/api/pdf-tools/compress", "/api/pdf-tools/ocr", "/api/pdf-tools/images-to-pdf",
 	"/api/preview", // the page images; page-count is cheap and not listed
 	"/api/zugferd/embed",
-	"/api/receipts/extract", // also extract-batch and extract-async
+	"/api/xrechnung/visualize", // format=pdf prints with Chromium and Ghostscript
+	"/api/receipts/extract",    // also extract-batch and extract-async
 	"/api/xrechnung/extract",
 	"/api/signatures/sign",
 	"/api/spreadsheets/convert",

@@ -164,6 +164,8 @@ func New(cfg Config) (*Server, error) {
 	s.registerZugferd()
 	s.registerZugferdEmbed()
 	s.registerZugferdToXRechnung()
+	mount(s, ops.Visualize)
+	mount(s, ops.Create)
 	s.registerForms()
 	s.registerSpreadsheets()
 	s.registerTemplates()

@@ -14,6 +14,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf/ocr"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -39,10 +40,10 @@ func (s *Server) registerZugferd() {
 	// The XML part is the validation report, named as /api/xrechnung/validate names it.
 	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[rules.Report](), reflect.TypeFor[ValidationReport]())
 	reportSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdReport](), true, "")
-	validateDesc := "Finds the invoice XML in a ZUGFeRD, Factur-X or XRechnung PDF (factur-x.xml, xrechnung.xml, zugferd-invoice.xml, or the associated XML file) and checks both parts: `xml` is the report of /api/xrechnung/validate for the XML's profile; `pdf` lists the container checks (PDFA-ID: PDF/A-3 identification in XMP; PDFA-OUTPUTINTENT; PDFA-FONTS: embedded fonts; FX-AF: an associated file with AFRelationship Data, Source or Alternative; FX-XMP, FX-XMP-TYPE, FX-XMP-FILENAME, FX-XMP-PROFILE: the Factur-X XMP properties and their agreement with the XML). `valid` only if both parts are. ZUGFeRD 1.0 is refused with 400."
+	validateDesc := "Finds the invoice XML in a ZUGFeRD, Factur-X or XRechnung PDF (factur-x.xml, xrechnung.xml, zugferd-invoice.xml, or the associated XML file) and checks both parts: `xml` is the report of /api/xrechnung/validate for the XML's profile; `pdf` lists the container checks (PDFA-ID: PDF/A-3 identification in XMP; PDFA-OUTPUTINTENT; PDFA-FONTS: embedded fonts; FX-AF: an associated file with AFRelationship Data, Source or Alternative; FX-XMP, FX-XMP-TYPE, FX-XMP-FILENAME, FX-XMP-PROFILE: the Factur-X XMP properties and their agreement with the XML; FX-VISIBLE-NUMBER, -DATE, -SELLER, -BUYER, -TOTAL, -DUE, -CURRENCY, -IBAN: warnings when what the first 10 pages show (their text, or OCR of scanned pages) differs from the XML's invoice number, issue date, seller, buyer, grand total, amount due, currency or payment account; the XML prevails, so they never make the file invalid). `valid` only if both parts are. ZUGFeRD 1.0 is refused with 400."
 	validate := func(ctx context.Context, data []byte) (*struct{ Body *ZugferdReport }, error) {
 		var r *zugferd.Report
-		err := s.bounded(ctx, len(data), func() (err error) { r, err = zugferd.Validate(ctx, data); return err })
+		err := s.bounded(ctx, len(data), func() (err error) { r, err = zugferd.Validate(ctx, data, s.zugferdValidateOptions()); return err })
 		if err != nil {
 			return nil, err
 		}
@@ -105,6 +106,21 @@ func (s *Server) registerZugferd() {
 		}
 		return extract(ctx, data)
 	}, up)
+}
+
+// visiblePages bounds the pages the FX-VISIBLE checks read: an invoice's figures are on its
+// first pages, and OCR of a long scan would cost more than the check is worth.
+const visiblePages = 10
+
+// zugferdValidateOptions reads the pages with poppler, and scanned pages with Tesseract
+// when it is configured; without poppler the FX-VISIBLE checks do not run.
+func (s *Server) zugferdValidateOptions() zugferd.ValidateOptions {
+	if s.cfg.Renderer == nil {
+		return zugferd.ValidateOptions{}
+	}
+	return zugferd.ValidateOptions{Pages: func(ctx context.Context, pdf []byte) ([]string, error) {
+		return ocr.PageTexts(ctx, s.cfg.Renderer, s.cfg.Renderer, s.cfg.TextLayer, pdf, visiblePages)
+	}}
 }
 
 // ZugferdEmbedRequest is the body of /api/zugferd/embed/base64.

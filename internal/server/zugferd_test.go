@@ -133,3 +133,32 @@ func TestZugferdToXRechnung(t *testing.T) {
 		}
 	}
 }
+
+// TestZugferdValidateVisible: the report of an official sample carries the FX-VISIBLE
+// checks, all passed (the sample's pages and XML agree), as warnings.
+func TestZugferdValidateVisible(t *testing.T) {
+	e := newTestEnv(t)
+	rep := decode(t, e.upload("/api/zugferd/validate", [2]any{"file", corpusFile(t, "zugferd/2.3-examples/3. EN16931/EN16931_Physiotherapeut/EN16931_Physiotherapeut.pdf")}))
+	part, _ := rep["pdf"].(map[string]any)
+	results, _ := part["results"].([]any)
+	seen := map[string]bool{}
+	for _, r := range results {
+		x, _ := r.(map[string]any)
+		id, _ := x["id"].(string)
+		if !strings.HasPrefix(id, "FX-VISIBLE") {
+			continue
+		}
+		seen[id] = true
+		if x["passed"] != true || x["severity"] != "warning" || !strings.Contains(x["message"].(string), "The page shows") {
+			t.Errorf("%s: %v", id, x)
+		}
+	}
+	for _, id := range []string{"NUMBER", "DATE", "SELLER", "BUYER", "TOTAL", "DUE", "CURRENCY", "IBAN"} {
+		if !seen["FX-VISIBLE-"+id] {
+			t.Errorf("no FX-VISIBLE-%s in %v", id, results)
+		}
+	}
+	if rep["valid"] != true {
+		t.Errorf("valid %v", rep["valid"])
+	}
+}
