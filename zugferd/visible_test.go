@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/text/encoding/charmap"
-
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
@@ -186,38 +184,6 @@ func FuzzVisible(f *testing.F) {
 	})
 }
 
-// textPDF is a PDF with a page per text, its lines set in Helvetica.
-func textPDF(texts ...string) []byte {
-	w := testpdf.NewWriter()
-	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	kids := ""
-	for i, text := range texts {
-		var c strings.Builder
-		c.WriteString("BT /F1 14 Tf 18 TL 60 780 Td\n")
-		for line := range strings.SplitSeq(text, "\n") {
-			var b strings.Builder
-			for _, r := range line {
-				ch, ok := charmap.Windows1252.EncodeRune(r)
-				if !ok {
-					ch = '?'
-				}
-				if ch == '(' || ch == ')' || ch == '\\' {
-					b.WriteByte('\\')
-				}
-				b.WriteByte(ch)
-			}
-			fmt.Fprintf(&c, "(%s) '\n", b.String())
-		}
-		c.WriteString("ET")
-		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		w.Obj(5+2*i, testpdf.StreamBody("", c.String()))
-		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
-	}
-	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
-	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(texts)))
-	return w.Finish("")
-}
-
 // hybrid embeds xml in file as Embed does, without the PDF/A conversion (the checks
 // under test do not look at it).
 func hybrid(t *testing.T, file, xml []byte) []byte {
@@ -278,7 +244,7 @@ func TestValidateVisibleChangedTotal(t *testing.T) {
 	xml, inv := corpusInvoice(t)
 	changed := inv.Totals.GrossTotal.Value().Add(inv.Totals.GrossTotal.Value().Div(einvoice.MustDecimal("10").Value()).Round(2))
 	shown := strings.ReplaceAll(changed.StringFixed(2), ".", ",")
-	file := hybrid(t, textPDF(printed(inv, shown)), xml)
+	file := hybrid(t, testpdf.Text("Helvetica", 14, printed(inv, shown)), xml)
 	if got := testtool.Text(t, file); !strings.Contains(got, shown) {
 		t.Fatalf("pdftotext does not show the changed total %s:\n%s", shown, got)
 	}
@@ -325,9 +291,9 @@ func TestValidateVisibleChangedTotal(t *testing.T) {
 func TestValidateVisibleScanned(t *testing.T) {
 	xml, inv := corpusInvoice(t)
 	total := strings.ReplaceAll(inv.Totals.GrossTotal.String(), ".", ",")
-	page := textPDF(printed(inv, total))
+	page := testpdf.Text("Helvetica", 14, printed(inv, total))
 	pop, _, o := engines(t)
-	imgs, err := pop.Render(context.Background(), page, []int{1}, poppler.RenderOptions{DPI: 200, Format: poppler.PNG})
+	imgs, err := pop.Render(context.Background(), page, []int{1}, poppler.RenderOptions{DPI: 300, Format: poppler.PNG})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +330,7 @@ func TestValidateVisibleScanned(t *testing.T) {
 // the report stands. A request that has ended ends the validation.
 func TestValidateVisibleUnreadable(t *testing.T) {
 	xml, inv := corpusInvoice(t)
-	file := hybrid(t, textPDF(printed(inv, "1,00")), xml)
+	file := hybrid(t, testpdf.Text("Helvetica", 14, printed(inv, "1,00")), xml)
 	failing := ValidateOptions{Pages: func(ctx context.Context, b []byte) ([]string, error) {
 		return nil, fmt.Errorf("pdftotext crashed")
 	}}

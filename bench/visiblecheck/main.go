@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"golang.org/x/text/encoding/charmap"
 
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/engine"
@@ -158,7 +157,7 @@ func mutateTotal(ctx context.Context, b []byte, pages func(context.Context, []by
 	if n == 0 {
 		return nil, nil
 	}
-	d, err := pdf.Read(textPDF(texts))
+	d, err := pdf.Read(testpdf.Text("Courier", 10, texts...))
 	if err != nil {
 		return nil, err
 	}
@@ -206,48 +205,4 @@ func format(d decimal.Decimal, st [2]string) string {
 	}
 	groups = append([]string{intPart}, groups...)
 	return strings.Join(groups, st[0]) + st[1] + frac
-}
-
-// textPDF sets each text as a page of lines in Courier, so that the columns of a layout
-// text stay where they were.
-func textPDF(texts []string) []byte {
-	w := testpdf.NewWriter()
-	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>")
-	kids := ""
-	for i, t := range texts {
-		lines := strings.Split(strings.TrimRight(t, "\n\f "), "\n")
-		width := 40
-		for _, l := range lines {
-			width = max(width, len([]rune(l)))
-		}
-		size := min(10.0, 520.0/(0.6*float64(width)))
-		lead := min(size*1.2, 760/float64(max(len(lines), 1)))
-		var c strings.Builder
-		fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f TL 36 806 Td\n", size, lead)
-		for _, l := range lines {
-			fmt.Fprintf(&c, "(%s) '\n", pdfString(l))
-		}
-		c.WriteString("ET")
-		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		w.Obj(5+2*i, testpdf.StreamBody("", c.String()))
-		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
-	}
-	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
-	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(texts)))
-	return w.Finish("")
-}
-
-func pdfString(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		c, ok := charmap.Windows1252.EncodeRune(r)
-		if !ok {
-			c = '?'
-		}
-		if c == '(' || c == ')' || c == '\\' {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }

@@ -1,0 +1,60 @@
+package testpdf
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+// Text is an A4 PDF with one page per text, its lines set from the top left in a standard
+// font ("Helvetica", "Courier": WinAnsi, other characters become "?") at size points, or
+// smaller where the widest line would not fit (so the columns of a layout text stay where
+// they were in Courier).
+func Text(font string, size float64, texts ...string) []byte {
+	w := NewWriter()
+	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /"+font+" /Encoding /WinAnsiEncoding >>")
+	kids := ""
+	for i, t := range texts {
+		lines := strings.Split(strings.TrimRight(t, "\n\f "), "\n")
+		width := 1
+		for _, l := range lines {
+			width = max(width, len([]rune(l)))
+		}
+		// 0.6 em is Courier's advance; 0.5 em is about Helvetica's average.
+		em := 0.5
+		if font == "Courier" {
+			em = 0.6
+		}
+		s := min(size, 500/(em*float64(width)))
+		lead := min(s*1.3, 740/float64(max(len(lines), 1)))
+		var c strings.Builder
+		fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f TL 60 780 Td\n", s, lead)
+		for _, l := range lines {
+			fmt.Fprintf(&c, "(%s) '\n", winAnsi(l))
+		}
+		c.WriteString("ET")
+		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		w.Obj(5+2*i, StreamBody("", c.String()))
+		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
+	}
+	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(texts)))
+	return w.Finish("")
+}
+
+// winAnsi is s as the bytes of a PDF literal string in WinAnsiEncoding.
+func winAnsi(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		c, ok := charmap.Windows1252.EncodeRune(r)
+		if !ok {
+			c = '?'
+		}
+		if c == '(' || c == ')' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
