@@ -21,7 +21,6 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/testpdf"
@@ -379,18 +378,8 @@ func pdfcpuRead(data []byte) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := api.ValidateContext(ctx); err != nil {
-		if !strings.Contains(err.Error(), "unsupported in version") || ctx.XRefTable.Version() >= model.V17 {
-			return err
-		}
-		if ctx, err = api.ReadContext(bytes.NewReader(data), config()); err != nil {
-			return err
-		}
-		v := model.V17
-		ctx.RootVersion = &v
-		return api.ValidateContext(ctx)
-	}
-	return nil
+	_, err = validate(ctx, data)
+	return err
 }
 
 // Every PDF of the corpus passes, with room to spare; the log says how much.

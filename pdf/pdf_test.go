@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/testpdf"
@@ -274,5 +277,43 @@ func TestInspect(t *testing.T) {
 	}
 	if got := testtool.PageTexts(t, d.Bytes()); len(got) != 3 || got[2] != "Page 3" {
 		t.Fatalf("pages %q", got)
+	}
+}
+
+// TestReadPDF20AssociatedFiles: a PDF 2.0 file whose catalog lists associated files (as a
+// PDF/A-4 e-invoice does) is read, its attachment found, and what is written of it stays
+// PDF 2.0 that qpdf accepts.
+func TestReadPDF20AssociatedFiles(t *testing.T) {
+	fileSpec := "<< /Type /Filespec /F (factur-x.xml) /UF (factur-x.xml) /AFRelationship /Alternative /EF << /F 5 0 R >> >>"
+	src := testpdf.Raw(
+		"<< /Type /Catalog /Pages 2 0 R /AF [4 0 R] /Names << /EmbeddedFiles << /Names [(factur-x.xml) 4 0 R] >> >> >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+		fileSpec,
+		testpdf.StreamBody("/Type /EmbeddedFile /Subtype /text#2Fxml", "<x/>"),
+	)
+	src = []byte(strings.Replace(string(src), "%PDF-1.7", "%PDF-2.0", 1))
+	ctx, err := api.ReadContext(bytes.NewReader(src), config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.ValidateContext(ctx); err == nil || !strings.Contains(err.Error(), "PDF 2.0") {
+		t.Fatalf("pdfcpu's validation takes the file (%v): the test tests nothing", err)
+	}
+	d, err := Read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atts, err := d.Attachments(1 << 20)
+	if err != nil || len(atts) != 1 || string(atts[0].Data) != "<x/>" || !atts[0].Associated {
+		t.Fatalf("attachments %+v, %v", atts, err)
+	}
+	out, err := d.Rotate(90, spec(t, "all", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtool.QPDFCheck(t, out)
+	if v := testtool.Info(t, out)["PDF version"]; v != "2.0" {
+		t.Fatalf("written as PDF %s", v)
 	}
 }

@@ -97,20 +97,8 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	if (ctx.Encrypt != nil || ctx.E != nil) && !allowEncrypted {
 		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted; remove its password protection and upload it again")
 	}
-	if err := api.ValidateContext(ctx); err != nil {
-		// Many producers (ZUGFeRD 2.0 files among them) declare an old version and use
-		// later features, which every reader accepts; judge such a file as PDF 1.7.
-		if !strings.Contains(err.Error(), "unsupported in version") || ctx.XRefTable.Version() >= model.V17 {
-			return nil, readErr(err)
-		}
-		if ctx, err = api.ReadContext(bytes.NewReader(data), config()); err != nil {
-			return nil, readErr(err)
-		}
-		v := model.V17
-		ctx.RootVersion = &v
-		if err := api.ValidateContext(ctx); err != nil {
-			return nil, readErr(err)
-		}
+	if ctx, err = validate(ctx, data); err != nil {
+		return nil, readErr(err)
 	}
 	if ctx.PageCount < 1 {
 		return nil, fault.New(fault.InvalidPDF, "the PDF has no pages")
@@ -129,6 +117,37 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 		return nil, err
 	}
 	return &Doc{ctx: ctx, src: data, inflated: inflated, content: content}, nil
+}
+
+// validate runs pdfcpu's validation of ctx, read from data. Many producers (ZUGFeRD 2.0
+// files among them) declare an old version and use later features, which every reader
+// accepts: such a file is judged as PDF 1.7. pdfcpu refuses the catalog's /AF and
+// /DPartRoot of a PDF 2.0 file (PDF/A-4 invoices carry their XML that way), which it reads
+// as a PDF 1.7 would: such a file is validated as 1.7 and stays 2.0 for what is written
+// of it.
+func validate(ctx *model.Context, data []byte) (*model.Context, error) {
+	err := api.ValidateContext(ctx)
+	if err == nil {
+		return ctx, nil
+	}
+	older := strings.Contains(err.Error(), "unsupported in version") && ctx.XRefTable.Version() < model.V17
+	v20 := strings.Contains(err.Error(), "PDF 2.0") && strings.Contains(err.Error(), "not supported") && ctx.XRefTable.Version() >= model.V20
+	if !older && !v20 {
+		return nil, err
+	}
+	// Validation changes the context as it goes: judge a fresh one.
+	if ctx, err = api.ReadContext(bytes.NewReader(data), config()); err != nil {
+		return nil, err
+	}
+	own, v := ctx.RootVersion, model.V17
+	ctx.RootVersion = &v
+	if err := api.ValidateContext(ctx); err != nil {
+		return nil, err
+	}
+	if v20 {
+		ctx.RootVersion = own
+	}
+	return ctx, nil
 }
 
 // IsPDF tells whether data looks like a PDF: a %PDF- header within its first KiB, where
