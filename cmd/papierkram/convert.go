@@ -7,8 +7,6 @@ import (
 
 	"github.com/papierkram/papierkram/convert/docx"
 	"github.com/papierkram/papierkram/convert/xlsx"
-	"github.com/papierkram/papierkram/engine"
-	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -33,11 +31,12 @@ func convertCmd() *cobra.Command {
 					return fault.Wrap(fault.InvalidInput, err, "%s: %v", vars, err)
 				}
 			}
-			o, err := office.New(engine.Config{Concurrency: 1})
+			l := newLocal()
+			defer l.close()
+			o, err := l.Office()
 			if err != nil {
 				return err
 			}
-			defer o.Close(cmd.Context())
 			pdf, err := docx.ToPDF(cmd.Context(), o, req)
 			if err != nil {
 				return err
@@ -66,11 +65,12 @@ func convertCmd() *cobra.Command {
 				Orientation: orientation, FitToPage: fit, Scaling: scaling, PrintArea: printArea, RepeatRows: repeatRows,
 				RepeatColumns: repeatCols, Gridlines: grid, BlackAndWhite: bw, Header: header, Footer: footer, Sheets: sheets,
 			}}
-			o, err := office.New(engine.Config{Concurrency: 1})
+			l := newLocal()
+			defer l.close()
+			o, err := l.Office()
 			if err != nil {
 				return err
 			}
-			defer o.Close(cmd.Context())
 			pdf, err := xlsx.ToPDF(cmd.Context(), o, req)
 			if err != nil {
 				return err

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/papierkram/papierkram/engine/office"
+	"context"
 	"log/slog"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,10 +13,13 @@ import (
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
+	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf/ocr"
 )
 
 // engines are the external programs the server drives.
@@ -69,4 +73,59 @@ func (e *engines) registry() *prometheus.Registry {
 		reg.MustRegister(s)
 	}
 	return reg
+}
+
+// local are the engines of one command: one job at a time, each started only when the
+// command uses it (Ghostscript, pdftoppm and Tesseract run a process per job; the browser
+// and LibreOffice start on their first job) and all stopped by close. Commands build no
+// engine of their own.
+type local struct {
+	ghostscript *ghostscript.Ghostscript
+	poppler     *poppler.Poppler
+	tesseract   *tesseract.Tesseract
+	chromium    *chromium.Chromium
+	office      *office.Office // made by Office, on demand: it writes its bridge script
+}
+
+func newLocal() *local {
+	one := engine.Config{Concurrency: 1}
+	return &local{ghostscript: ghostscript.New(one), poppler: poppler.New(one), tesseract: tesseract.New(one), chromium: chromium.NewEngine(one)}
+}
+
+// ops are the engines as the operation layer names them.
+func (l *local) ops() *ops.Engines {
+	return &ops.Engines{PDFA: l.ghostscript, Printer: l.chromium, Distiller: l.ghostscript, Renderer: l.poppler, OCR: l.tesseract}
+}
+
+// Office is the LibreOffice engine, made on first use.
+func (l *local) Office() (*office.Office, error) {
+	if l.office == nil {
+		o, err := office.New(engine.Config{Concurrency: 1})
+		if err != nil {
+			return nil, err
+		}
+		l.office = o
+	}
+	return l.office, nil
+}
+
+// render renders pages of a PDF as PNG or JPEG (format, any case) at dpi.
+func (l *local) render(ctx context.Context, pdf []byte, pages []int, dpi int, format string) ([][]byte, error) {
+	return l.poppler.Render(ctx, pdf, pages, poppler.RenderOptions{DPI: dpi, Format: poppler.Format(strings.ToUpper(format))})
+}
+
+// pages reads what a PDF's pages show, OCR for image-only ones (zugferd validate's check).
+func (l *local) pages(ctx context.Context, pdf []byte) ([]string, error) {
+	return ocr.PageTexts(ctx, l.poppler, l.poppler, l.tesseract, pdf, 10)
+}
+
+func (l *local) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, s := range []*engine.Supervisor{l.ghostscript.Supervisor(), l.poppler.Supervisor(), l.tesseract.Supervisor(), l.chromium.Supervisor()} {
+		_ = s.Stop(ctx)
+	}
+	if l.office != nil {
+		_ = l.office.Close(ctx)
+	}
 }

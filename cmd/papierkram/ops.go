@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,16 +8,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/papierkram/papierkram/engine"
-	"github.com/papierkram/papierkram/engine/chromium"
-	"github.com/papierkram/papierkram/engine/ghostscript"
-	"github.com/papierkram/papierkram/engine/poppler"
-	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/ops"
 )
@@ -111,9 +104,9 @@ func opCommand[P any](o *ops.Operation[P]) *cobra.Command {
 				in.Fields[pt.Name] = *v
 			}
 		}
-		engines, stop := localEngines()
-		defer stop()
-		res, err := o.Run(cmd.Context(), engines, in, &p)
+		l := newLocal()
+		defer l.close()
+		res, err := o.Run(cmd.Context(), l.ops(), in, &p)
 		if err != nil {
 			return err
 		}
@@ -237,21 +230,6 @@ func formatFromOut(cmd *cobra.Command, v reflect.Value, out string) {
 	if f, ok := v.Type().FieldByName("Format"); ok && strings.Contains(","+f.Tag.Get("enum")+",", ","+ext+",") {
 		v.FieldByName("Format").SetString(ext)
 	}
-}
-
-// localEngines are the engines of one command: one job at a time, started only when an
-// operation uses them (gs, pdftoppm and tesseract run a process per job; the browser is
-// started on the first print and stopped by the returned func).
-func localEngines() (*ops.Engines, func()) {
-	gs := ghostscript.New(engine.Config{Concurrency: 1})
-	ts := tesseract.New(engine.Config{Concurrency: 1})
-	ch := chromium.NewEngine(engine.Config{Concurrency: 1})
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = ch.Supervisor().Stop(ctx)
-	}
-	return &ops.Engines{PDFA: gs, Printer: ch, Distiller: gs, Renderer: poppler.New(engine.Config{Concurrency: 1}), OCR: ts}, stop
 }
 
 // kebab is a flag's name for an API name: the command line's flags are kebab-case

@@ -10,9 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/papierkram/papierkram/engine"
-	"github.com/papierkram/papierkram/engine/ghostscript"
-	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/pdf"
@@ -230,9 +227,9 @@ func pdfaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			gs := ghostscript.New(engine.Config{Concurrency: 1})
-			defer gs.Supervisor().Stop(cmd.Context())
-			res, err := pdfa.Convert(cmd.Context(), gs, b, pdfa.Options{Title: title, Author: author})
+			l := newLocal()
+			defer l.close()
+			res, err := pdfa.Convert(cmd.Context(), l.ghostscript, b, pdfa.Options{Title: title, Author: author})
 			if err != nil {
 				return err
 			}
@@ -255,10 +252,10 @@ func textCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pop := poppler.New(engine.Config{Concurrency: 1})
-			defer pop.Supervisor().Stop(cmd.Context())
+			l := newLocal()
+			defer l.close()
 			for _, r := range sp {
-				texts, err := pop.Text(cmd.Context(), d.Bytes(), r.From, r.To, layout)
+				texts, err := l.poppler.Text(cmd.Context(), d.Bytes(), r.From, r.To, layout)
 				if err != nil {
 					return err
 				}
@@ -282,9 +279,9 @@ func previewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pop := poppler.New(engine.Config{Concurrency: 1})
-			defer pop.Supervisor().Stop(cmd.Context())
-			imgs, err := pop.Render(cmd.Context(), d.Bytes(), sp.Pages()[:1], poppler.RenderOptions{DPI: dpi, Format: poppler.Format(strings.ToUpper(format))})
+			l := newLocal()
+			defer l.close()
+			imgs, err := l.render(cmd.Context(), d.Bytes(), sp.Pages()[:1], dpi, format)
 			if err != nil {
 				return err
 			}

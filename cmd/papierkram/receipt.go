@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/papierkram/papierkram/engine"
-	"github.com/papierkram/papierkram/engine/poppler"
-	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/receipt"
 )
 
@@ -24,11 +20,9 @@ func receiptCmd() *cobra.Command {
 PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads them too.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ocr := tesseract.New(engine.Config{Concurrency: 1})
-			pop := poppler.New(engine.Config{Concurrency: 1})
-			defer ocr.Supervisor().Stop(context.Background())
-			defer pop.Supervisor().Stop(context.Background())
-			e := &receipt.Extractor{OCR: ocr, PDF: pop, Model: modelFromEnv()}
+			l := newLocal()
+			defer l.close()
+			e := &receipt.Extractor{OCR: l.tesseract, PDF: l.poppler, Model: modelFromEnv()}
 			var results []*receipt.Result
 			for _, f := range args {
 				b, err := readInput(f)

@@ -12,13 +12,8 @@ import (
 	"github.com/papierkram/papierkram/einvoice/cii"
 	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/einvoice/syntax"
-	"github.com/papierkram/papierkram/engine"
-	"github.com/papierkram/papierkram/engine/ghostscript"
-	"github.com/papierkram/papierkram/engine/poppler"
-	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/ops"
-	"github.com/papierkram/papierkram/pdf/ocr"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -59,12 +54,9 @@ func zugferdCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			invalid := 0
-			// As localEngines: one job at a time, a process per job.
-			pop := poppler.New(engine.Config{Concurrency: 1})
-			ts := tesseract.New(engine.Config{Concurrency: 1})
-			vo := zugferd.ValidateOptions{Pages: func(ctx context.Context, pdf []byte) ([]string, error) {
-				return ocr.PageTexts(ctx, pop, pop, ts, pdf, 10)
-			}}
+			l := newLocal()
+			defer l.close()
+			vo := zugferd.ValidateOptions{Pages: l.pages}
 			for _, name := range args {
 				b, err := readInput(name)
 				var r *zugferd.Report
@@ -115,9 +107,9 @@ func zugferdCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			gs := ghostscript.New(engine.Config{Concurrency: 1})
-			defer gs.Supervisor().Stop(cmd.Context())
-			res, err := zugferd.Embed(cmd.Context(), gs, b, xml, zugferd.Options{Title: title})
+			l := newLocal()
+			defer l.close()
+			res, err := zugferd.Embed(cmd.Context(), l.ghostscript, b, xml, zugferd.Options{Title: title})
 			if err != nil {
 				printFailed(cmd, reportOf(err))
 				return err
