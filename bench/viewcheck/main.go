@@ -5,7 +5,11 @@
 // Files that are not invoices the product reads (ZUGFeRD 1.0, other XML, PDFs without
 // XML) are counted apart as not readable, never as passes.
 //
-//	go run ./bench/viewcheck [-v] DIR...
+// With -pdf N, every N-th invoice is also printed as the PDF view (Chromium and Ghostscript,
+// as /api/xrechnung/visualize?format=pdf does) and counted complete when pdftotext -raw
+// shows every value, in the language of the file's turn.
+//
+//	go run ./bench/viewcheck [-v] [-pdf N] DIR...
 package main
 
 import (
@@ -14,6 +18,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -21,13 +26,22 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/einvoice/view"
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/chromium"
+	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/internal/testinvoice"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
 func main() {
 	verbose := flag.Bool("v", false, "print every value a page does not show, and every unreadable file")
+	every := flag.Int("pdf", 0, "also print every N-th invoice as a PDF view and check its text (0: none)")
 	flag.Parse()
+	var printer *printCheck
+	if *every > 0 {
+		printer = newPrintCheck()
+		defer printer.close()
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: viewcheck [-v] DIR...")
 		os.Exit(2)
@@ -101,6 +115,9 @@ func main() {
 			if ok {
 				complete++
 			}
+			if printer != nil && files%*every == 0 {
+				printer.check(ctx, path, data, *verbose)
+			}
 			return nil
 		})
 		if err != nil {
@@ -121,7 +138,10 @@ func main() {
 			fmt.Printf("  %6d  %s\n", byField[k], k)
 		}
 	}
-	if complete != files || failedRenders > 0 {
+	if printer != nil {
+		fmt.Printf("printed views with every value in pdftotext's text: %d of %d (failed prints: %d)\n", printer.complete, printer.printed, printer.failed)
+	}
+	if complete != files || failedRenders > 0 || printer != nil && (printer.complete != printer.printed || printer.failed > 0) {
 		os.Exit(1)
 	}
 }
@@ -142,4 +162,58 @@ func generic(path string) string {
 		}
 	}
 	return b.String()
+}
+
+// printCheck prints views as the service does and reads them back with pdftotext.
+type printCheck struct {
+	p                         zugferd.Printers
+	stop                      func()
+	printed, complete, failed int
+}
+
+func newPrintCheck() *printCheck {
+	one := engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}
+	cr, gs := chromium.NewEngine(one), ghostscript.New(one)
+	return &printCheck{p: zugferd.Printers{Printer: cr, PDFA: gs}, stop: func() {
+		cr.Supervisor().Stop(context.Background())
+		gs.Supervisor().Stop(context.Background())
+	}}
+}
+
+func (c *printCheck) close() { c.stop() }
+
+func (c *printCheck) check(ctx context.Context, path string, data []byte, verbose bool) {
+	lang := view.Languages()[c.printed%len(view.Languages())]
+	c.printed++
+	r, err := zugferd.View(ctx, c.p, data, zugferd.ViewOptions{Format: "pdf", Language: lang, Name: filepath.Base(path)})
+	if err != nil {
+		c.failed++
+		fmt.Printf("FAIL print %s [%s]: %v\n", path, lang, err)
+		return
+	}
+	f, err := os.CreateTemp("", "viewcheck-*.pdf")
+	if err != nil {
+		c.failed++
+		return
+	}
+	defer os.Remove(f.Name())
+	f.Write(r.Data)
+	f.Close()
+	text, err := exec.CommandContext(ctx, "pdftotext", "-raw", "-enc", "UTF-8", f.Name(), "-").Output()
+	if err != nil {
+		c.failed++
+		fmt.Printf("FAIL pdftotext %s: %v\n", path, err)
+		return
+	}
+	missing := testinvoice.MissingInPDF(r.Invoice.Model, string(text), lang)
+	if len(missing) == 0 {
+		c.complete++
+		return
+	}
+	fmt.Printf("printed %s [%s]: %d values not in the text\n", path, lang, len(missing))
+	if verbose {
+		for _, m := range missing {
+			fmt.Printf("  %s\n", m)
+		}
+	}
 }

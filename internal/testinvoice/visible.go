@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -199,10 +200,13 @@ func Missing(inv *einvoice.Invoice, page []byte, lang string) ([]string, error) 
 }
 
 // MissingInPDF is Missing for the text of a printed page (pdftotext's): lines wrap inside
-// long values there, so every value is looked for with all white space removed.
+// long values there, so every value is looked for with all white space removed, and the
+// footer lines "Seite 2 / 3" (Page …) that a value broken across pages encloses are dropped.
 func MissingInPDF(inv *einvoice.Invoice, text, lang string) []string {
-	return missing(inv, text, lang, true)
+	return missing(inv, pageFooter.ReplaceAllString(text, ""), lang, true)
 }
+
+var pageFooter = regexp.MustCompile(`(?m)^(Seite|Page) \d+ / \d+$`)
 
 func missing(inv *einvoice.Invoice, text, lang string, wrapped bool) []string {
 	compact := strings.Map(dropSpace, text) // for grouped account numbers and wrapped lines
