@@ -11,9 +11,11 @@ import (
 )
 
 func keysCmd() *cobra.Command {
-	var dataDir string
-	cmd := &cobra.Command{Use: "keys", Short: "Manage API keys in the local store"}
+	var dataDir, databaseURL string
+	cmd := &cobra.Command{Use: "keys", Short: "Manage API keys in the store the server uses"}
 	cmd.PersistentFlags().StringVar(&dataDir, "data-dir", env("PAPIERKRAM_DATA_DIR", "./data"), "directory of the embedded store")
+	cmd.PersistentFlags().StringVar(&databaseURL, "database-url", env("PAPIERKRAM_DATABASE_URL", ""), "postgres://… when the server keeps its store in PostgreSQL")
+	open := func(cmd *cobra.Command) (store.Store, error) { return store.Open(cmd.Context(), databaseURL, dataDir) }
 
 	var name, plan string
 	var monthly int
@@ -21,7 +23,7 @@ func keysCmd() *cobra.Command {
 		Use:   "create",
 		Short: "Create a key and print its secret (shown once)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := store.OpenSQLite(cmd.Context(), dataDir)
+			st, err := open(cmd)
 			if err != nil {
 				return err
 			}
@@ -44,7 +46,7 @@ func keysCmd() *cobra.Command {
 		Use:   "list",
 		Short: "List keys (never their secrets)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := store.OpenSQLite(cmd.Context(), dataDir)
+			st, err := open(cmd)
 			if err != nil {
 				return err
 			}
@@ -70,7 +72,7 @@ func keysCmd() *cobra.Command {
 		Short: "Revoke a key",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := store.OpenSQLite(cmd.Context(), dataDir)
+			st, err := open(cmd)
 			if err != nil {
 				return err
 			}

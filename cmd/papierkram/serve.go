@@ -55,6 +55,7 @@ func newLogger(format string) *slog.Logger {
 func serveCmd() *cobra.Command {
 	var (
 		addr, dataDir, logFormat string
+		databaseURL              string
 		allowNetworks            string
 		maxUploadMB              int64
 		metricsPublic, devKey    bool
@@ -68,7 +69,7 @@ func serveCmd() *cobra.Command {
 		Short: "Run the HTTP API",
 		Long: `Run the HTTP API.
 
-Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_API_KEYS (comma-separated keys
+Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_DATABASE_URL, PAPIERKRAM_API_KEYS (comma-separated keys
 accepted besides stored ones, with admin rights: for development, tests and operators),
 PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environment.
 
@@ -80,7 +81,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			ctx := cmd.Context()
 			log := newLogger(logFormat)
 			slog.SetDefault(log)
-			st, err := store.OpenSQLite(ctx, dataDir)
+			st, err := store.Open(ctx, databaseURL, dataDir)
 			if err != nil {
 				return err
 			}
@@ -129,6 +130,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", env("PAPIERKRAM_ADDR", ":8080"), "listen address")
 	f.StringVar(&dataDir, "data-dir", env("PAPIERKRAM_DATA_DIR", "./data"), "directory of the embedded store")
+	f.StringVar(&databaseURL, "database-url", env("PAPIERKRAM_DATABASE_URL", ""), "postgres://… to keep keys, usage and stored files in PostgreSQL (several instances share it); empty: the embedded store in --data-dir")
 	f.Int64Var(&maxUploadMB, "max-upload-mb", envInt("PAPIERKRAM_MAX_UPLOAD_MB", 50), "body limit of upload endpoints, in MiB")
 	f.BoolVar(&metricsPublic, "metrics-public", envBool("PAPIERKRAM_METRICS_PUBLIC"), "serve /metrics without an API key")
 	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
