@@ -18,7 +18,8 @@ import (
 // TestTwoInstancesShareOneQuota: two `papierkram serve` processes on one PostgreSQL
 // database answer for a key made by `papierkram keys create` against it, and 104 racing
 // metered conversions for that free key, spread over both, give exactly 100 successes and
-// 4 answers 429 quota_exceeded: the allowance is counted once across instances.
+// 4 answers 429 quota_exceeded: the allowance is counted once across instances. On SIGTERM
+// an instance drains: /ready fails while it still answers, then it exits.
 func TestTwoInstancesShareOneQuota(t *testing.T) {
 	bin := binary(t)
 	url := testpg.Start(t)
@@ -28,9 +29,12 @@ func TestTwoInstancesShareOneQuota(t *testing.T) {
 	}
 	key := strings.TrimSpace(string(out))
 	var bases []string
-	for range 2 {
+	var procs []*exec.Cmd
+	var exits []chan error
+	for i := range 2 {
 		addr := freeAddr(t)
-		cmd := exec.Command(bin, "serve", "--addr", addr, "--database-url", url, "--data-dir", t.TempDir(), "--rate-limit", "0", "--log-format", "json")
+		// The first instance drains for 10 s after SIGTERM (see the end of the test).
+		cmd := exec.Command(bin, "serve", "--addr", addr, "--database-url", url, "--data-dir", t.TempDir(), "--rate-limit", "0", "--log-format", "json", "--drain-delay", []string{"10s", "0s"}[i])
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -59,6 +63,7 @@ func TestTwoInstancesShareOneQuota(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // polling with a deadline, not waiting for an event
 		}
 		bases = append(bases, base)
+		procs, exits = append(procs, cmd), append(exits, exited)
 	}
 	for _, b := range bases {
 		if status, who := get(t, b+"/api/auth/validate", key); status != 200 || who["valid"] != true {
@@ -118,5 +123,34 @@ func TestTwoInstancesShareOneQuota(t *testing.T) {
 		if status != 200 || conv["used"] != float64(100) {
 			t.Fatalf("%s usage: %d %v", b, status, u)
 		}
+	}
+
+	// SIGTERM: the first instance keeps answering while /ready says draining, so a load
+	// balancer stops sending before its listener closes; then it exits cleanly.
+	procs[0].Process.Signal(syscall.SIGTERM)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		status, r := get(t, bases[0]+"/ready", "")
+		if status == 503 && r["checks"].(map[string]any)["instance"] == "draining" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/ready never reported draining: %d %v", status, r)
+		}
+		time.Sleep(20 * time.Millisecond) // polling with a deadline
+	}
+	if status, _ := get(t, bases[0]+"/api/auth/validate", key); status != 200 {
+		t.Fatalf("a draining instance refused a request: %d", status)
+	}
+	if status, _ := get(t, bases[1]+"/ready", ""); status != 200 {
+		t.Fatalf("the other instance is not ready: %d", status)
+	}
+	select {
+	case err := <-exits[0]:
+		if err != nil {
+			t.Fatalf("exit after draining: %v", err)
+		}
+		exits[0] <- nil // for the cleanup's wait
+	case <-time.After(40 * time.Second):
+		t.Fatal("no exit 40 s after SIGTERM")
 	}
 }

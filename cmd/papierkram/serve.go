@@ -38,6 +38,13 @@ func envInt(name string, def int64) int64 {
 	return def
 }
 
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return def
+}
+
 // newLogger logs JSON when stderr is not a terminal (a service's normal case), text otherwise.
 func newLogger(format string) *slog.Logger {
 	if format == "" {
@@ -60,6 +67,7 @@ func serveCmd() *cobra.Command {
 		maxUploadMB              int64
 		metricsPublic, devKey    bool
 		shutdown, jobTimeout     time.Duration
+		drainDelay               time.Duration
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -113,7 +121,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			}
 			srv, err := server.New(server.Config{
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
-				ShutdownTimeout: shutdown, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
+				ShutdownTimeout: shutdown, DrainDelay: drainDelay, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
 				OCR: eng.tesseract, TextLayer: eng.tesseract, Distiller: eng.ghostscript, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
 			})
@@ -136,6 +144,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.BoolVar(&devKey, "dev-key", false, "create an admin API key for this process and print it")
 	f.StringVar(&logFormat, "log-format", env("PAPIERKRAM_LOG_FORMAT", ""), "json or text (default: text on a terminal, else json)")
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
+	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.Float64Var(&ratePerMinute, "rate-limit", float64(envInt("PAPIERKRAM_RATE_LIMIT", int64(server.DefaultRateLimit.PerMinute))), "heavy operations (conversions, PDF/A, previews, OCR, signing) a key may start per minute; 0 turns the limit off (admin keys have none)")

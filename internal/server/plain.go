@@ -39,12 +39,16 @@ func (s *Server) registerPlain() {
 	s.mux.HandleFunc("/", s.notFound)
 }
 
-// ready reports whether the store and every engine can take work.
+// ready reports whether the store and every engine can take work, and the instance is not
+// draining (told to stop: a load balancer should send it nothing new).
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	checks := map[string]string{}
+	checks := map[string]string{"instance": "ok"}
 	ok := true
+	if s.draining.Load() {
+		checks["instance"], ok = "draining", false
+	}
 	if err := s.store.Ping(ctx); err != nil {
 		checks["store"], ok = err.Error(), false
 	} else {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -36,29 +37,33 @@ type Engine interface {
 
 // Config configures a Server. Zero values get sensible defaults.
 type Config struct {
-	Addr              string          // listen address, default ":8080"
-	APIKeys           []string        // keys accepted besides stored ones (operator-provided; admin plan)
-	MaxUploadBytes    int64           // body limit of upload endpoints, default 50 MiB
-	MetricsPublic     bool            // serve /metrics without a key
-	ReadHeaderTimeout time.Duration   // against slow clients, default 10 s
-	ReadTimeout       time.Duration   // whole request, default 2 min (a 50 MiB upload on a slow link)
-	WriteTimeout      time.Duration   // whole response, default 3 min (60 s renders plus queueing)
-	ShutdownTimeout   time.Duration   // how long running requests may finish on SIGTERM, default 30 s
-	WebhookRetries    []time.Duration // waits before webhook retries; default 1 s, 5 s, 30 s
-	Logger            *slog.Logger
-	Store             store.Store
-	Registry          *prometheus.Registry // where metrics go; a new one when nil
-	Engines           map[string]Engine    // by name, for /ready and shutdown
-	Renderer          Renderer             // page images and text (engine/poppler)
-	PDFA              pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
-	Network           netguard.Policy      // what outbound requests on a caller's behalf may reach
-	Printer           convert.Printer      // HTML to PDF (engine/chromium)
-	Office            *office.Office       // Word and Excel to PDF (engine/office)
-	OCR               receipt.OCR          // text from receipt images (engine/tesseract)
-	TextLayer         ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
-	Distiller         ops.Distiller        // lossy PDF compression (engine/ghostscript)
-	Model             *llm.Client          // optional language model for receipts; nil = rules only
-	Now               func() time.Time     // the clock, for quota tests
+	Addr              string        // listen address, default ":8080"
+	APIKeys           []string      // keys accepted besides stored ones (operator-provided; admin plan)
+	MaxUploadBytes    int64         // body limit of upload endpoints, default 50 MiB
+	MetricsPublic     bool          // serve /metrics without a key
+	ReadHeaderTimeout time.Duration // against slow clients, default 10 s
+	ReadTimeout       time.Duration // whole request, default 2 min (a 50 MiB upload on a slow link)
+	WriteTimeout      time.Duration // whole response, default 3 min (60 s renders plus queueing)
+	ShutdownTimeout   time.Duration // how long running requests may finish on SIGTERM, default 30 s
+	// DrainDelay is how long the server keeps answering after SIGTERM while /ready says
+	// "draining", so that a load balancer stops sending before the listener closes; 0 closes
+	// it at once.
+	DrainDelay     time.Duration
+	WebhookRetries []time.Duration // waits before webhook retries; default 1 s, 5 s, 30 s
+	Logger         *slog.Logger
+	Store          store.Store
+	Registry       *prometheus.Registry // where metrics go; a new one when nil
+	Engines        map[string]Engine    // by name, for /ready and shutdown
+	Renderer       Renderer             // page images and text (engine/poppler)
+	PDFA           pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
+	Network        netguard.Policy      // what outbound requests on a caller's behalf may reach
+	Printer        convert.Printer      // HTML to PDF (engine/chromium)
+	Office         *office.Office       // Word and Excel to PDF (engine/office)
+	OCR            receipt.OCR          // text from receipt images (engine/tesseract)
+	TextLayer      ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
+	Distiller      ops.Distiller        // lossy PDF compression (engine/ghostscript)
+	Model          *llm.Client          // optional language model for receipts; nil = rules only
+	Now            func() time.Time     // the clock, for quota tests
 	// RateLimit bounds each key's heavy operations (conversions, PDF/A, previews, OCR,
 	// signing); the zero value is DefaultRateLimit, PerMinute 0 with a Burst set, or negative, turns it off.
 	RateLimit RateLimit
@@ -77,8 +82,10 @@ type Server struct {
 	envKeys []*store.Key
 	now     func() time.Time
 	jobs    *jobs.Manager
-	limiter *limiter
-	big     chan struct{} // places for large in-process work (validations of big documents)
+	// draining is set once the server was told to stop: /ready fails from then on.
+	draining atomic.Bool
+	limiter  *limiter
+	big      chan struct{} // places for large in-process work (validations of big documents)
 }
 
 // HTML's 25 MB is the spec's limit; uploads get a configurable default.
@@ -237,6 +244,14 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		serveErr = err
 	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	if serveErr == nil && s.cfg.DrainDelay > 0 {
+		s.log.Info("draining: /ready answers 503 while requests still arrive", "for", s.cfg.DrainDelay.String())
+		select {
+		case <-time.After(s.cfg.DrainDelay):
+		case serveErr = <-errc:
+		}
 	}
 	s.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
