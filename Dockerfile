@@ -9,7 +9,7 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /papierkram ./cmd/papie
 FROM debian:12-slim
 COPY scripts/setup.sh /usr/local/lib/papierkram/setup.sh
 COPY scripts/fontconfig /usr/local/lib/papierkram/fontconfig
-RUN bash /usr/local/lib/papierkram/setup.sh && rm -rf /var/lib/apt/lists/* \
+RUN PAPIERKRAM_SETUP=runtime bash /usr/local/lib/papierkram/setup.sh && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /var/lib/papierkram papierkram
 COPY --from=build /papierkram /usr/local/bin/papierkram
 # Not root: Chromium refuses its sandbox as root. The sandbox itself needs unprivileged user

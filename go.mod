@@ -21,6 +21,7 @@ require (
 	github.com/xuri/excelize/v2 v2.11.1
 	github.com/yuin/goldmark v1.8.7
 	go.abhg.dev/goldmark/frontmatter v0.2.0
+	go.yaml.in/yaml/v3 v3.0.5 // YAML reader (already in the graph through huma): the deploy example's compose file is checked in a test
 	golang.org/x/image v0.47.0
 	golang.org/x/net v0.62.0 // html tokenizer: the e-invoice view tests read a page's visible text as a browser does (tests only)
 	golang.org/x/text v0.43.0
@@ -62,7 +63,6 @@ require (
 	github.com/tiendc/go-deepcopy v1.7.2 // indirect
 	github.com/xuri/efp v0.0.3-0.20260924042702-217b81952dec // indirect
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

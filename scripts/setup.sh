@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Papierkram's engines and tests need, only those missing.
 # Idempotent and quiet when everything is present. Needs root (or sudo) when something is missing.
+# PAPIERKRAM_SETUP=runtime installs only what the service runs with (the container image).
 set -euo pipefail
 
 packages=(
@@ -17,8 +18,13 @@ packages=(
   # tools the tests check outputs with
   libxml2-utils libimage-exiftool-perl openssl ca-certificates
   webp
-  postgresql # the PostgreSQL store's tests start private clusters (internal/testpg)
 )
+# Only for the tests: servers they start privately and configurations they check.
+test_packages=(
+  postgresql # the PostgreSQL store's tests start private clusters (internal/testpg)
+  haproxy    # the deploy/ example's load balancer configuration is checked with haproxy -c
+)
+if [ "${PAPIERKRAM_SETUP:-}" != runtime ]; then packages+=("${test_packages[@]}"); fi
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
