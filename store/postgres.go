@@ -216,14 +216,8 @@ func nonNil(b []byte) []byte {
 }
 
 func (p *Postgres) CreateKey(ctx context.Context, k *Key) error {
-	if !k.Plan.Valid() {
-		return fault.New(fault.InvalidInput, "unknown plan %q (free, unlimited or admin)", k.Plan)
-	}
-	if k.ID == "" {
-		k.ID = IDOf(k.Hash)
-	}
-	if k.CreatedAt.IsZero() {
-		k.CreatedAt = time.Now().UTC()
+	if err := k.prepare(); err != nil {
+		return err
 	}
 	_, err := p.pool.Exec(ctx, `INSERT INTO keys (id, name, hash, plan, monthly, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		k.ID, k.Name, k.Hash[:], string(k.Plan), int64(k.Limit), pgTime(k.CreatedAt))

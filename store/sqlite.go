@@ -144,14 +144,8 @@ func (s *SQLite) migrate(ctx context.Context) error {
 }
 
 func (s *SQLite) CreateKey(ctx context.Context, k *Key) error {
-	if !k.Plan.Valid() {
-		return fault.New(fault.InvalidInput, "unknown plan %q (free, unlimited or admin)", k.Plan)
-	}
-	if k.ID == "" {
-		k.ID = IDOf(k.Hash)
-	}
-	if k.CreatedAt.IsZero() {
-		k.CreatedAt = time.Now().UTC()
+	if err := k.prepare(); err != nil {
+		return err
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO keys (id, name, hash, plan, monthly, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		k.ID, k.Name, k.Hash[:], string(k.Plan), k.Limit, k.CreatedAt.Unix())

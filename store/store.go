@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/papierkram/papierkram/fault"
 )
 
 // Plan decides a key's allowance and rights.
@@ -50,6 +52,21 @@ func (k *Key) MonthlyConversions() int {
 	default:
 		return DefaultFreeConversions
 	}
+}
+
+// prepare checks a new key and fills what its creator may leave out (id, creation time),
+// the same for every store.
+func (k *Key) prepare() error {
+	if !k.Plan.Valid() {
+		return fault.New(fault.InvalidInput, "unknown plan %q (free, unlimited or admin)", k.Plan)
+	}
+	if k.ID == "" {
+		k.ID = IDOf(k.Hash)
+	}
+	if k.CreatedAt.IsZero() {
+		k.CreatedAt = time.Now().UTC()
+	}
+	return nil
 }
 
 // Admin reports whether the key may use the admin endpoints.
