@@ -31,6 +31,7 @@ fuzz: ## run each fuzz target for FUZZTIME
 
 bench: setup build ## benchmark scenarios against a freshly started server
 	$(GO) run ./bench -bin $(BIN)
+	$(GO) test -run '^$$' -bench 'AuthenticatedRequest|Submit' -benchtime 1000x ./internal/server/ ./jobs/
 
 clean:
 	rm -rf bin

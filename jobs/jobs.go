@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/papierkram/papierkram/fault"
@@ -26,8 +25,14 @@ const (
 	Failed    = "failed"
 )
 
-// SignatureHeader carries the hex HMAC-SHA256 of a webhook's body.
-const SignatureHeader = "X-Service-Signature"
+// Headers of a webhook delivery.
+const (
+	// SignatureHeader carries the hex HMAC-SHA256 of a webhook's body.
+	SignatureHeader = "X-Service-Signature"
+	// DeliveryHeader carries the delivery's id: the same on every retry of one event, so a
+	// receiver can drop a duplicate.
+	DeliveryHeader = "X-Service-Delivery"
+)
 
 // Job is the public state of a job.
 type Job struct {
@@ -38,16 +43,14 @@ type Job struct {
 	Error      string    `json:"error,omitempty"`
 	Created    time.Time `json:"createdAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
-
-	owner  string
-	result Result
 }
 
-// Result is what a job produced: a file, and what a webhook says about it.
+// Result is what a job produced: a file, and what a webhook says about it. Summary is JSON
+// so that a result survives storage and another instance can answer for it.
 type Result struct {
 	Data        []byte
 	ContentType string
-	Summary     any // the webhook's result field
+	Summary     json.RawMessage // the webhook's result field
 }
 
 // Webhook says where to report a job's end.
@@ -58,35 +61,66 @@ type Webhook struct {
 	Event string
 }
 
-// Options configure a Manager.
+// Info names the job a Work runs.
+type Info struct {
+	ID, Owner, Kind, Filename string
+}
+
+// Work does one kind of job. It gets the submitted input and parameters back as they were
+// stored, so that any instance can run it, and again after a crash: it must not rely on
+// anything of the request that submitted it.
+type Work func(ctx context.Context, j Info, input []byte, params json.RawMessage) (Result, error)
+
+// Submission is a job to accept.
+type Submission struct {
+	Owner, Kind, Filename string
+	Input                 []byte
+	Params                json.RawMessage
+	Hook                  *Webhook
+}
+
+// Queue accepts jobs, runs them and keeps their results for the retention time.
+type Queue interface {
+	// CheckWebhook refuses a callback URL the network policy does not allow, before a job
+	// is accepted.
+	CheckWebhook(ctx context.Context, w *Webhook) error
+	// Submit stores a job; it runs in the background on a worker of its kind.
+	Submit(ctx context.Context, s Submission) (Job, error)
+	// Get returns a job of owner; fault.NotFound for an unknown, expired or foreign one.
+	Get(ctx context.Context, owner, id string) (Job, error)
+	// Result returns a completed job's result; fault.Conflict before, or when it failed.
+	Result(ctx context.Context, owner, id string) (Result, error)
+	// Close stops taking work: running jobs get until ctx ends to finish.
+	Close(ctx context.Context) error
+}
+
+// Options configure a queue.
 type Options struct {
-	Concurrency int           // jobs running at once; default 2
-	Retention   time.Duration // default 30 minutes
-	Network     netguard.Policy
+	Workers     map[string]Work // by kind; a kind without a worker cannot be submitted
+	Concurrency int             // jobs running at once in this process; default 2
+	Retention   time.Duration   // default 30 minutes
+	// Timeout bounds one run of a job; default 10 minutes. A job whose instance died is
+	// run again once it has been running for Timeout plus RescueAfter (durable queues only).
+	Timeout     time.Duration
+	RescueAfter time.Duration   // default 1 minute
+	Network     netguard.Policy // where webhooks may go
 	Retries     []time.Duration // waits before the retries of a webhook; default 1 s, 5 s, 30 s
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
 
-// Manager holds the jobs.
-type Manager struct {
-	o      Options
-	mu     sync.Mutex
-	jobs   map[string]*Job
-	sem    chan struct{}
-	client *http.Client
-	wg     sync.WaitGroup
-	ctx    context.Context
-	stop   context.CancelFunc
-}
-
-// New starts a manager; Close stops it.
-func New(o Options) *Manager {
+func (o *Options) defaults() {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 2
 	}
 	if o.Retention <= 0 {
 		o.Retention = 30 * time.Minute
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Minute
+	}
+	if o.RescueAfter <= 0 {
+		o.RescueAfter = time.Minute
 	}
 	if o.Retries == nil {
 		o.Retries = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second}
@@ -97,127 +131,90 @@ func New(o Options) *Manager {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	return &Manager{o: o, jobs: map[string]*Job{}, sem: make(chan struct{}, o.Concurrency), client: o.Network.Client(30 * time.Second), ctx: ctx, stop: stop}
 }
 
-// Close cancels running jobs and pending deliveries and waits for them.
-func (m *Manager) Close() {
-	m.stop()
-	m.wg.Wait()
-}
-
-// CheckWebhook refuses a callback URL the network policy does not allow, before a job is
-// accepted.
-func (m *Manager) CheckWebhook(ctx context.Context, w *Webhook) error {
+// checkWebhook is CheckWebhook for both queues.
+func checkWebhook(ctx context.Context, p netguard.Policy, w *Webhook) error {
 	if w == nil || w.URL == "" {
 		return nil
 	}
-	if _, err := m.o.Network.CheckURL(ctx, w.URL); err != nil {
+	if _, err := p.CheckURL(ctx, w.URL); err != nil {
 		return fault.New(fault.InvalidInput, "callbackUrl: %v", err).With("field", "callbackUrl")
 	}
 	return nil
 }
 
-// Submit accepts a job for owner and runs it in the background; run learns the job's id.
-func (m *Manager) Submit(owner, filename string, hook *Webhook, run func(ctx context.Context, id string) (Result, error)) Job {
-	now := m.o.Now()
-	j := &Job{ID: newID(), Status: Queued, Filename: filename, Created: now.UTC(), ExpiresAt: now.Add(m.o.Retention).UTC(), owner: owner}
-	m.mu.Lock()
-	m.sweep(now)
-	m.jobs[j.ID] = j
-	snapshot := *j
-	m.mu.Unlock()
-	m.wg.Add(1)
-	go m.run(j, hook, run)
-	return snapshot
+// checkSubmission refuses what no worker could run.
+func checkSubmission(o *Options, s *Submission) error {
+	if o.Workers[s.Kind] == nil {
+		return fault.New(fault.Internal, "jobs: no worker for kind %q", s.Kind)
+	}
+	if len(s.Params) == 0 {
+		s.Params = json.RawMessage("{}")
+	}
+	if !json.Valid(s.Params) {
+		return fault.New(fault.Internal, "jobs: the parameters of a %s job are not JSON", s.Kind)
+	}
+	return nil
 }
 
-func (m *Manager) run(j *Job, hook *Webhook, run func(ctx context.Context, id string) (Result, error)) {
-	defer m.wg.Done()
-	select {
-	case m.sem <- struct{}{}:
-	case <-m.ctx.Done():
-		return
-	}
-	start := m.o.Now()
-	m.set(j, func(j *Job) { j.Status = Running })
-	res, err := func() (res Result, err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				err = fmt.Errorf("job failed: %v", v)
-			}
-		}()
-		return run(m.ctx, j.ID)
-	}()
-	<-m.sem
-	m.set(j, func(j *Job) {
-		j.DurationMs = m.o.Now().Sub(start).Milliseconds()
-		if err != nil {
-			j.Status, j.Error = Failed, err.Error()
-			if fe := fault.As(err); fe != nil {
-				j.Error = fe.Message
-			}
-		} else {
-			j.Status, j.result = Completed, res
+// run calls a worker; a panic is the job's failure, not the process's.
+func run(ctx context.Context, w Work, j Info, input []byte, params json.RawMessage) (res Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("job failed: %v", v)
 		}
-	})
-	if hook != nil && hook.URL != "" {
-		m.deliver(j, hook)
+	}()
+	if w == nil {
+		return Result{}, fault.New(fault.Internal, "jobs: no worker for kind %q", j.Kind)
 	}
+	return w(ctx, j, input, params)
 }
 
-func (m *Manager) set(j *Job, f func(*Job)) {
-	m.mu.Lock()
-	f(j)
-	m.mu.Unlock()
+// errorText is what a failed job says: a fault's own message without its code.
+func errorText(err error) string {
+	if fe := fault.As(err); fe != nil {
+		return fe.Message
+	}
+	return err.Error()
 }
 
-// Get returns a job of owner; fault.NotFound for an unknown, expired or foreign one.
-func (m *Manager) Get(owner, id string) (Job, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sweep(m.o.Now())
-	j, ok := m.jobs[id]
-	if !ok || j.owner != owner {
-		return Job{}, fault.New(fault.NotFound, "no job %q (jobs are kept for %s)", id, m.o.Retention)
-	}
-	return *j, nil
+func notFound(id string, retention time.Duration) error {
+	return fault.New(fault.NotFound, "no job %q (jobs are kept for %s)", id, retention)
 }
 
-// Result returns a completed job's result.
-func (m *Manager) Result(owner, id string) (Result, error) {
-	j, err := m.Get(owner, id)
-	if err != nil {
-		return Result{}, err
-	}
+// resultOf answers Result from a job's state.
+func resultOf(j Job, res Result) (Result, error) {
 	switch j.Status {
 	case Completed:
-		return j.result, nil
+		return res, nil
 	case Failed:
 		return Result{}, fault.New(fault.Conflict, "the job failed: %s", j.Error)
 	}
 	return Result{}, fault.New(fault.Conflict, "the job is %s; poll until it is completed", j.Status)
 }
 
-// sweep removes expired jobs; the caller holds mu.
-func (m *Manager) sweep(now time.Time) {
-	for id, j := range m.jobs {
-		if now.After(j.ExpiresAt) && (j.Status == Completed || j.Status == Failed) {
-			delete(m.jobs, id)
-		}
-	}
-}
-
 // Payload is a webhook's body.
 type Payload struct {
-	Event      string `json:"event"`
-	JobID      string `json:"jobId"`
-	Status     string `json:"status"`
-	Filename   string `json:"filename"`
-	DurationMs int64  `json:"durationMs"`
-	Result     any    `json:"result,omitempty"`
-	Error      string `json:"error,omitempty"`
+	Event      string          `json:"event"`
+	DeliveryID string          `json:"deliveryId"`
+	JobID      string          `json:"jobId"`
+	Status     string          `json:"status"`
+	Filename   string          `json:"filename"`
+	DurationMs int64           `json:"durationMs"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      string          `json:"error,omitempty"`
+}
+
+// payload is the body reporting a finished job.
+func payload(j Job, event string, summary json.RawMessage, delivery string) ([]byte, error) {
+	p := Payload{DeliveryID: delivery, JobID: j.ID, Status: j.Status, Filename: j.Filename, DurationMs: j.DurationMs, Error: j.Error}
+	if j.Status == Completed {
+		p.Event, p.Result = event+".completed", summary
+	} else {
+		p.Event = event + ".failed"
+	}
+	return json.Marshal(p)
 }
 
 // Sign is the signature header's value for a body: hex HMAC-SHA256 with the secret.
@@ -227,49 +224,20 @@ func Sign(secret string, body []byte) string {
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-// deliver posts the webhook, retrying on a network error or a non-2xx answer.
-func (m *Manager) deliver(j *Job, hook *Webhook) {
-	m.mu.Lock()
-	p := Payload{JobID: j.ID, Status: j.Status, Filename: j.Filename, DurationMs: j.DurationMs, Error: j.Error}
-	if j.Status == Completed {
-		p.Event, p.Result = hook.Event+".completed", j.result.Summary
-	} else {
-		p.Event = hook.Event + ".failed"
-	}
-	m.mu.Unlock()
-	body, err := json.Marshal(p)
-	if err != nil {
-		m.o.Logger.Error("webhook payload", "jobId", j.ID, "error", err)
-		return
-	}
-	for attempt := 0; ; attempt++ {
-		err := m.post(hook, body)
-		if err == nil {
-			return
-		}
-		if attempt >= len(m.o.Retries) {
-			m.o.Logger.Warn("webhook not delivered", "jobId", j.ID, "attempts", attempt+1, "error", err)
-			return
-		}
-		select {
-		case <-time.After(m.o.Retries[attempt]):
-		case <-m.ctx.Done():
-			return
-		}
-	}
-}
-
-func (m *Manager) post(hook *Webhook, body []byte) error {
-	req, err := http.NewRequestWithContext(m.ctx, http.MethodPost, hook.URL, bytes.NewReader(body))
+// post delivers a webhook once. The client dials through the network policy, so a stored
+// URL whose name now resolves elsewhere is refused at delivery too.
+func post(ctx context.Context, client *http.Client, hook Webhook, delivery string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hook.URL, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Papierkram-Webhook")
+	req.Header.Set(DeliveryHeader, delivery)
 	if hook.Secret != "" {
 		req.Header.Set(SignatureHeader, Sign(hook.Secret, body))
 	}
-	res, err := m.client.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		return err
 	}
@@ -280,8 +248,8 @@ func (m *Manager) post(hook *Webhook, body []byte) error {
 	return nil
 }
 
-func newID() string {
+func newID(prefix string) string {
 	var b [12]byte
 	rand.Read(b[:])
-	return "job_" + hex.EncodeToString(b[:])
+	return prefix + hex.EncodeToString(b[:])
 }

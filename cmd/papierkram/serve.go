@@ -14,6 +14,7 @@ import (
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/jobs"
 	"github.com/papierkram/papierkram/llm"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/store"
@@ -68,6 +69,7 @@ func serveCmd() *cobra.Command {
 		metricsPublic, devKey    bool
 		shutdown, jobTimeout     time.Duration
 		drainDelay               time.Duration
+		asyncTimeout, rescue     time.Duration
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -79,7 +81,8 @@ func serveCmd() *cobra.Command {
 
 Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_DATABASE_URL, PAPIERKRAM_API_KEYS (comma-separated keys
 accepted besides stored ones, with admin rights: for development, tests and operators),
-PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC. Flags win over the environment.
+PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC, PAPIERKRAM_DRAIN_DELAY, PAPIERKRAM_ASYNC_TIMEOUT,
+PAPIERKRAM_ASYNC_RESCUE_AFTER. Flags win over the environment.
 
 Receipts read with a language model when PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL are
 set (any OpenAI-compatible chat completions server, e.g. https://api.openai.com/v1 or
@@ -119,7 +122,17 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
+			// Asynchronous jobs live where the store is: in PostgreSQL (River) when instances
+			// share one, else in this process.
+			queue := func(o jobs.Options) (jobs.Queue, error) {
+				o.Timeout, o.RescueAfter = asyncTimeout, rescue
+				if pg, ok := st.(*store.Postgres); ok {
+					return jobs.NewRiver(ctx, pg.Pool(), o)
+				}
+				return jobs.NewMemory(o), nil
+			}
 			srv, err := server.New(server.Config{
+				Jobs: queue,
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, DrainDelay: drainDelay, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
@@ -147,6 +160,8 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
+	f.DurationVar(&asyncTimeout, "async-timeout", envDuration("PAPIERKRAM_ASYNC_TIMEOUT", 10*time.Minute), "time limit of one asynchronous job (receipts/extract-async, documents/generate-async)")
+	f.DurationVar(&rescue, "async-rescue-after", envDuration("PAPIERKRAM_ASYNC_RESCUE_AFTER", time.Minute), "with --database-url: a job still running this long after --async-timeout is taken to have lost its instance and runs again on another")
 	f.Float64Var(&ratePerMinute, "rate-limit", float64(envInt("PAPIERKRAM_RATE_LIMIT", int64(server.DefaultRateLimit.PerMinute))), "heavy operations (conversions, PDF/A, previews, OCR, signing) a key may start per minute; 0 turns the limit off (admin keys have none)")
 	f.Int64Var(&rateBurst, "rate-burst", envInt("PAPIERKRAM_RATE_BURST", int64(server.DefaultRateLimit.Burst)), "heavy operations a key may start at once")
 	f.StringVar(&tempDir, "temp-dir", env("PAPIERKRAM_TEMP_DIR", os.TempDir()), "where engines keep temporary files (a directory per process; what a killed process left is removed at the next start)")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -20,7 +21,7 @@ func (s *Server) registerDocuments() {
 		Description: "Fills a stored or inline HTML template (values HTML-escaped; {#items}…{/items} repeats; helpers {{money total}}, {{number qty 2}}, {{date issued}}, {{qr payment}} for an inline QR code, {{image logo}} for a data: image) for the locale, then prints it on the warm Chromium with the page settings of /v1/convert/html-to-pdf (format, orientation, margins, header and footer with page numbers, PDF/A-3b, stationery) and an optional text watermark on every page. JavaScript stays off; the template reaches no network unless the server allows it.",
 		Responses:   binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body document.Request }) (*fileOutput, error) {
-		run, err := s.documentJob(ctx, &in.Body)
+		run, err := s.documentJob(ctx, keyFrom(ctx).ID, &in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -81,10 +82,10 @@ func documentOutput(to string, b []byte) *fileOutput {
 	return &fileOutput{ContentType: ct, ContentDisposition: `attachment; filename="document.` + to + `"`, Body: b}
 }
 
-// documentJob checks a generate request and resolves its stored template (which needs the
-// caller's key), and returns the generation to run, now or in a job.
-func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(context.Context) (*fileOutput, error), error) {
-	fonts, err := s.keyFonts(ctx)
+// documentJob checks a generate request and resolves the key's stored template and fonts,
+// and returns the generation to run, now or in a job.
+func (s *Server) documentJob(ctx context.Context, keyID string, r *document.Request) (func(context.Context) (*fileOutput, error), error) {
+	fonts, err := s.fontsOf(ctx, keyID)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Server) documentJob(ctx context.Context, r *document.Request) (func(con
 	case r.Template != "" && r.HTML != "":
 		return nil, fault.New(fault.InvalidInput, "give template or html, not both")
 	case r.Template != "":
-		t, err := s.store.Template(ctx, keyFrom(ctx).ID, r.Template)
+		t, err := s.store.Template(ctx, keyID, r.Template)
 		if err != nil {
 			return nil, err
 		}
@@ -177,15 +178,15 @@ func (s *Server) registerDocumentJobs() {
 	register(s, huma.Operation{
 		OperationID: "postDocumentsGenerateAsync", Method: http.MethodPost, Path: "/api/documents/generate-async", Tags: tag,
 		Summary:       "Generate a document asynchronously",
-		Description:   "Checks the request like /api/documents/generate, answers 202 with the job at once and generates in the background. Poll statusUrl, fetch resultUrl when completed; jobs and results are kept in memory for 30 minutes. With callbackUrl, the event document.generation.completed (result: {url, contentType, size}) or document.generation.failed (error) is POSTed with {event, jobId, status, filename, durationMs}, signed when callbackSecret is given, retried after 1 s, 5 s and 30 s when the receiver fails.",
+		Description:   "Checks the request like /api/documents/generate, answers 202 with the job at once and generates in the background. Poll statusUrl, fetch resultUrl when completed; jobs and results are kept for 30 minutes (in the shared database when the service runs on PostgreSQL, so any instance answers, and a job whose instance stopped runs on another). With callbackUrl, the event document.generation.completed (result: {url, contentType, size}) or document.generation.failed (error) is POSTed with {event, deliveryId, jobId, status, filename, durationMs}, signed when callbackSecret is given, retried after 1 s, 5 s and 30 s when the receiver fails; header X-Service-Delivery repeats deliveryId, the same on every retry, so a receiver can drop duplicates (delivery is at least once).",
 		DefaultStatus: http.StatusAccepted,
 	}, func(ctx context.Context, in *struct{ Body AsyncDocumentRequest }) (*struct {
 		Location string `header:"Location"`
 		Body     *DocumentJob
 	}, error) {
 		r := &in.Body
-		run, err := s.documentJob(ctx, &r.Request)
-		if err != nil {
+		key := keyFrom(ctx).ID
+		if _, err := s.documentJob(ctx, key, &r.Request); err != nil {
 			return nil, err
 		}
 		var hook *jobs.Webhook
@@ -195,17 +196,22 @@ func (s *Server) registerDocumentJobs() {
 				return nil, err
 			}
 		}
+		input, err := json.Marshal(&r.Request)
+		if err != nil {
+			return nil, fault.Wrap(fault.Internal, err, "generate-async: keep the request")
+		}
 		name := "document." + map[bool]string{true: strings.ToLower(r.Output), false: "pdf"}[r.Output != ""]
-		failed := handOff(ctx) // the job, not the 202, decides whether a conversion was used
-		j := s.jobs.Submit(keyFrom(ctx).ID, name, hook, func(jctx context.Context, id string) (jobs.Result, error) {
-			f, err := run(jctx)
-			if err != nil {
-				failed()
-				return jobs.Result{}, err
-			}
-			return jobs.Result{Data: f.Body, ContentType: f.ContentType, Summary: map[string]any{
-				"url": "/api/documents/jobs/" + id + "/result", "contentType": f.ContentType, "size": len(f.Body)}}, nil
-		})
+		rf := handOff(ctx) // the job, not the 202, decides whether a conversion was used
+		params, err := json.Marshal(documentJobParams{Refund: rf})
+		if err != nil {
+			s.giveBack(ctx, key, rf)
+			return nil, fault.Wrap(fault.Internal, err, "generate-async: keep the request")
+		}
+		j, err := s.jobs.Submit(ctx, jobs.Submission{Owner: key, Kind: documentJobKind, Filename: name, Input: input, Params: params, Hook: hook})
+		if err != nil {
+			s.giveBack(ctx, key, rf)
+			return nil, err
+		}
 		v := documentJobView(j)
 		return &struct {
 			Location string `header:"Location"`
@@ -217,7 +223,7 @@ func (s *Server) registerDocumentJobs() {
 		OperationID: "getDocumentsJob", Method: http.MethodGet, Path: "/api/documents/jobs/{jobId}", Tags: tag, Summary: "State of a generation job",
 		Errors: []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *jobPath) (*struct{ Body *DocumentJob }, error) {
-		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		j, err := s.jobs.Get(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {
 			return nil, err
 		}
@@ -229,14 +235,56 @@ func (s *Server) registerDocumentJobs() {
 		Description: "409 while the job is queued or running, or when it failed (the error says why); 404 after 30 minutes.",
 		Errors:      []int{http.StatusNotFound, http.StatusConflict}, Responses: binaryResponse(map[string]*huma.MediaType{"application/octet-stream": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}),
 	}, func(ctx context.Context, in *jobPath) (*fileOutput, error) {
-		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		j, err := s.jobs.Get(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {
 			return nil, err
 		}
-		res, err := s.jobs.Result(keyFrom(ctx).ID, in.JobID)
+		res, err := s.jobs.Result(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {
 			return nil, err
 		}
 		return &fileOutput{ContentType: res.ContentType, ContentDisposition: `attachment; filename="` + j.Filename + `"`, Body: res.Data}, nil
 	})
+}
+
+// documentJobKind is the job kind of an asynchronous generation.
+const documentJobKind = "document.generation"
+
+// documentJobParams is what a generation job needs beside its request.
+type documentJobParams struct {
+	Refund *refund `json:"refund,omitempty"`
+}
+
+// runDocumentJob generates a document of an accepted asynchronous request; the input is the
+// request as JSON. The key's template and fonts are read now, from the shared store.
+func (s *Server) runDocumentJob(ctx context.Context, j jobs.Info, input []byte, params json.RawMessage) (jobs.Result, error) {
+	var p documentJobParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return jobs.Result{}, fault.Wrap(fault.Internal, err, "generation job %s: parameters", j.ID)
+	}
+	res, err := s.generateStored(ctx, j, input)
+	if err != nil {
+		s.giveBack(ctx, j.Owner, p.Refund)
+	}
+	return res, err
+}
+
+func (s *Server) generateStored(ctx context.Context, j jobs.Info, input []byte) (jobs.Result, error) {
+	var r document.Request
+	if err := json.Unmarshal(input, &r); err != nil {
+		return jobs.Result{}, fault.Wrap(fault.Internal, err, "generation job %s: request", j.ID)
+	}
+	run, err := s.documentJob(ctx, j.Owner, &r)
+	if err != nil {
+		return jobs.Result{}, err
+	}
+	f, err := run(ctx)
+	if err != nil {
+		return jobs.Result{}, err
+	}
+	summary, err := json.Marshal(map[string]any{"url": "/api/documents/jobs/" + j.ID + "/result", "contentType": f.ContentType, "size": len(f.Body)})
+	if err != nil {
+		return jobs.Result{}, fault.Wrap(fault.Internal, err, "generation job %s: summary", j.ID)
+	}
+	return jobs.Result{Data: f.Body, ContentType: f.ContentType, Summary: summary}, nil
 }

@@ -69,7 +69,12 @@ func (s *Server) keyFonts(ctx context.Context) ([]convert.FontFace, error) {
 	if k == nil {
 		return nil, nil
 	}
-	fonts, err := s.store.Fonts(ctx, k.ID, true)
+	return s.fontsOf(ctx, k.ID)
+}
+
+// fontsOf is a key's uploaded fonts, for work done outside its request (a job).
+func (s *Server) fontsOf(ctx context.Context, keyID string) ([]convert.FontFace, error) {
+	fonts, err := s.store.Fonts(ctx, keyID, true)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -149,13 +148,29 @@ func (h *hold) release(ctx context.Context) {
 }
 
 // handOff passes the request's conversion to background work (an asynchronous job): the
-// request's answer (202) no longer decides, the job calls the returned function if it fails,
-// so that only documents actually made use the allowance. Outside a conversion it is a no-op.
-func handOff(ctx context.Context) (failed func()) {
+// request's answer (202) no longer decides; the job gives the conversion back if it fails,
+// so that only documents actually made use the allowance. The refund is data, not a
+// closure, because the job may run on another instance. Outside a conversion it is nil.
+func handOff(ctx context.Context) *refund {
 	h, _ := ctx.Value(holdKey{}).(*hold)
 	if h == nil || !h.handed.CompareAndSwap(false, true) {
-		return func() {}
+		return nil
 	}
-	var once sync.Once
-	return func() { once.Do(func() { h.release(context.Background()) }) }
+	return &refund{Month: h.month, Family: h.family}
+}
+
+// refund is a conversion reserved for a job, to give back when the job fails.
+type refund struct {
+	Month  string `json:"month"`
+	Family string `json:"family"`
+}
+
+// giveBack returns a failed job's conversion to its key's allowance.
+func (s *Server) giveBack(ctx context.Context, keyID string, r *refund) {
+	if r == nil {
+		return
+	}
+	if err := s.store.ReleaseConversion(context.WithoutCancel(ctx), keyID, r.Month, r.Family); err != nil {
+		s.log.WarnContext(ctx, "conversion not released", "keyId", keyID, "error", err)
+	}
 }

@@ -177,7 +177,7 @@ func (s *Server) registerReceipts() {
 		OperationID: "postReceiptsExtractAsync", Method: http.MethodPost, Path: "/api/receipts/extract-async", Tags: tag,
 		Summary: "Extract a receipt asynchronously", RequestBody: receiptUpload.body(), DefaultStatus: http.StatusAccepted,
 		Errors:      []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Checks the file's type, answers 202 with the ReceiptJob at once and extracts in the background; poll statusUrl (the result is inlined when completed). Jobs live 30 minutes in memory. With callbackUrl the event receipt.extraction.completed (result: the full ReceiptExtractionResult) or receipt.extraction.failed (error) is POSTed as {event, jobId, status, filename, durationMs, result | error}; with callbackSecret it carries X-Service-Signature, the lowercase hex HMAC-SHA256 of the exact body. A receiver that fails is retried after 1 s, 5 s and 30 s. The callback URL must pass the outbound network policy.",
+		Description: "Checks the file's type, answers 202 with the ReceiptJob at once and extracts in the background; poll statusUrl (the result is inlined when completed). Jobs live 30 minutes (in the shared database when the service runs on PostgreSQL: any instance answers, and a job whose instance stopped runs on another). With callbackUrl the event receipt.extraction.completed (result: the full ReceiptExtractionResult) or receipt.extraction.failed (error) is POSTed as {event, deliveryId, jobId, status, filename, durationMs, result | error}; with callbackSecret it carries X-Service-Signature, the lowercase hex HMAC-SHA256 of the exact body. A receiver that fails is retried after 1 s, 5 s and 30 s; header X-Service-Delivery repeats deliveryId, the same on every retry, so a receiver can drop duplicates (delivery is at least once). The callback URL must pass the outbound network policy.",
 	}, func(ctx context.Context, in *asyncQuery) (*struct {
 		Location string `header:"Location"`
 		Body     *ReceiptJob
@@ -200,17 +200,10 @@ func (s *Server) registerReceipts() {
 				return nil, err
 			}
 		}
-		key := keyFrom(ctx)
-		j := s.jobs.Submit(key.ID, f.Filename, hook, func(jctx context.Context, id string) (jobs.Result, error) {
-			r, err := s.extract(jctx, key.ID, f)
-			if err != nil {
-				return jobs.Result{}, err
-			}
-			if !r.Success {
-				return jobs.Result{}, fault.New(fault.ExtractionFailed, "%s", r.Error)
-			}
-			return jobs.Result{Summary: r}, nil
-		})
+		j, err := s.jobs.Submit(ctx, jobs.Submission{Owner: keyFrom(ctx).ID, Kind: receiptJobKind, Filename: f.Filename, Input: f.Data, Hook: hook})
+		if err != nil {
+			return nil, err
+		}
 		v := receiptJobView(j)
 		return &struct {
 			Location string `header:"Location"`
@@ -223,14 +216,18 @@ func (s *Server) registerReceipts() {
 		Description: "The ReceiptJob; once completed it carries the result. 404 for another key's job and after 30 minutes.",
 		Errors:      []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *jobPath) (*struct{ Body *ReceiptJob }, error) {
-		j, err := s.jobs.Get(keyFrom(ctx).ID, in.JobID)
+		j, err := s.jobs.Get(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {
 			return nil, err
 		}
 		v := receiptJobView(j)
 		if j.Status == jobs.Completed {
-			if res, err := s.jobs.Result(keyFrom(ctx).ID, in.JobID); err == nil {
-				v.Result, _ = res.Summary.(*receipt.Result)
+			res, err := s.jobs.Result(ctx, keyFrom(ctx).ID, in.JobID)
+			if err != nil {
+				return nil, err
+			}
+			if err := json.Unmarshal(res.Summary, &v.Result); err != nil {
+				return nil, fault.Wrap(fault.Internal, err, "receipt job %s: result", j.ID)
 			}
 		}
 		return &struct{ Body *ReceiptJob }{v}, nil
@@ -255,7 +252,7 @@ func (s *Server) registerReceipts() {
 		} else {
 			req.HTML = receipt.ReportTemplate
 		}
-		run, err := s.documentJob(ctx, req)
+		run, err := s.documentJob(ctx, keyFrom(ctx).ID, req)
 		if err != nil {
 			return nil, err
 		}
@@ -330,6 +327,25 @@ func (s *Server) registerInvoiceExtract() {
 		}
 		return &struct{ Body *receipt.InvoiceResult }{r}, nil
 	}, s.uploads())
+}
+
+// receiptJobKind is the job kind of an asynchronous extraction.
+const receiptJobKind = "receipt.extraction"
+
+// runReceiptJob extracts an accepted receipt; the input is the uploaded file.
+func (s *Server) runReceiptJob(ctx context.Context, j jobs.Info, input []byte, _ json.RawMessage) (jobs.Result, error) {
+	r, err := s.extract(ctx, j.Owner, &File{Name: "file", Filename: j.Filename, Data: input})
+	if err != nil {
+		return jobs.Result{}, err
+	}
+	if !r.Success {
+		return jobs.Result{}, fault.New(fault.ExtractionFailed, "%s", r.Error)
+	}
+	summary, err := json.Marshal(r)
+	if err != nil {
+		return jobs.Result{}, fault.Wrap(fault.Internal, err, "receipt job %s: result", j.ID)
+	}
+	return jobs.Result{Summary: summary}, nil
 }
 
 func receiptJobView(j jobs.Job) *ReceiptJob {

@@ -50,20 +50,23 @@ type Config struct {
 	// it at once.
 	DrainDelay     time.Duration
 	WebhookRetries []time.Duration // waits before webhook retries; default 1 s, 5 s, 30 s
-	Logger         *slog.Logger
-	Store          store.Store
-	Registry       *prometheus.Registry // where metrics go; a new one when nil
-	Engines        map[string]Engine    // by name, for /ready and shutdown
-	Renderer       Renderer             // page images and text (engine/poppler)
-	PDFA           pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
-	Network        netguard.Policy      // what outbound requests on a caller's behalf may reach
-	Printer        convert.Printer      // HTML to PDF (engine/chromium)
-	Office         *office.Office       // Word and Excel to PDF (engine/office)
-	OCR            receipt.OCR          // text from receipt images (engine/tesseract)
-	TextLayer      ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
-	Distiller      ops.Distiller        // lossy PDF compression (engine/ghostscript)
-	Model          *llm.Client          // optional language model for receipts; nil = rules only
-	Now            func() time.Time     // the clock, for quota tests
+	// Jobs makes the queue of asynchronous jobs from the server's options (its workers);
+	// nil keeps jobs in this process's memory (jobs.NewMemory).
+	Jobs      func(jobs.Options) (jobs.Queue, error)
+	Logger    *slog.Logger
+	Store     store.Store
+	Registry  *prometheus.Registry // where metrics go; a new one when nil
+	Engines   map[string]Engine    // by name, for /ready and shutdown
+	Renderer  Renderer             // page images and text (engine/poppler)
+	PDFA      pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
+	Network   netguard.Policy      // what outbound requests on a caller's behalf may reach
+	Printer   convert.Printer      // HTML to PDF (engine/chromium)
+	Office    *office.Office       // Word and Excel to PDF (engine/office)
+	OCR       receipt.OCR          // text from receipt images (engine/tesseract)
+	TextLayer ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
+	Distiller ops.Distiller        // lossy PDF compression (engine/ghostscript)
+	Model     *llm.Client          // optional language model for receipts; nil = rules only
+	Now       func() time.Time     // the clock, for quota tests
 	// RateLimit bounds each key's heavy operations (conversions, PDF/A, previews, OCR,
 	// signing); the zero value is DefaultRateLimit, PerMinute 0 with a Burst set, or negative, turns it off.
 	RateLimit RateLimit
@@ -81,7 +84,7 @@ type Server struct {
 	reg     *prometheus.Registry
 	envKeys []*store.Key
 	now     func() time.Time
-	jobs    *jobs.Manager
+	jobs    jobs.Queue
 	// draining is set once the server was told to stop: /ready fails from then on.
 	draining atomic.Bool
 	limiter  *limiter
@@ -132,8 +135,18 @@ func New(cfg Config) (*Server, error) {
 		cfg.RateLimit = DefaultRateLimit
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: cfg.Store, mux: &routeMux{ServeMux: http.NewServeMux()}, reg: cfg.Registry, now: cfg.Now,
-		jobs:    jobs.New(jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries}),
 		limiter: newLimiter(cfg.RateLimit), big: make(chan struct{}, runtime.NumCPU())}
+	jo := jobs.Options{Network: cfg.Network, Logger: cfg.Logger, Now: cfg.Now, Retries: cfg.WebhookRetries,
+		Workers: map[string]jobs.Work{receiptJobKind: s.runReceiptJob, documentJobKind: s.runDocumentJob}}
+	if cfg.Jobs == nil {
+		s.jobs = jobs.NewMemory(jo)
+	} else {
+		q, err := cfg.Jobs(jo)
+		if err != nil {
+			return nil, fmt.Errorf("server: job queue: %w", err)
+		}
+		s.jobs = q
+	}
 	for _, secret := range cfg.APIKeys {
 		if secret == "" {
 			continue
@@ -260,7 +273,11 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		s.log.Warn("shutdown: requests still running were cut off", "error", err)
 		hs.Close()
 	}
-	s.jobs.Close() // running jobs are cancelled: their results would be unreachable anyway
+	// Running jobs get the rest of the shutdown time; a durable queue runs what is then cut
+	// off again on another instance, the in-memory one loses it.
+	if err := s.jobs.Close(sctx); err != nil {
+		s.log.Warn("jobs: stop", "error", err)
+	}
 	for name, e := range s.cfg.Engines {
 		if err := e.Stop(sctx); err != nil {
 			s.log.Warn("engine stop", "engine", name, "error", err)
