@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -107,11 +106,6 @@ func (l *local) Office() (*office.Office, error) {
 		l.office = o
 	}
 	return l.office, nil
-}
-
-// render renders pages of a PDF as PNG or JPEG (format, any case) at dpi.
-func (l *local) render(ctx context.Context, pdf []byte, pages []int, dpi int, format string) ([][]byte, error) {
-	return l.poppler.Render(ctx, pdf, pages, poppler.RenderOptions{DPI: dpi, Format: poppler.Format(strings.ToUpper(format))})
 }
 
 // pages reads what a PDF's pages show, OCR for image-only ones (zugferd validate's check).

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"image"
+	_ "image/png"
 	"io"
 	"net"
 	"net/http"
@@ -192,6 +194,17 @@ func TestPDFCommands(t *testing.T) {
 	cmd := exec.Command(bin, "pdf", "split", "--pages", "9", in)
 	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 {
 		t.Fatalf("bad page spec: exit %d (%v)", cmd.ProcessState.ExitCode(), err)
+	}
+	// preview goes through the same operation as /api/preview: page, dpi, and its pixel budget.
+	png, err := exec.Command(bin, "pdf", "preview", "--page", "2", "--dpi", "36", in).Output()
+	if cfg, _, derr := image.DecodeConfig(bytes.NewReader(png)); err != nil || derr != nil || cfg.Width < 297 || cfg.Width > 298 {
+		t.Fatalf("preview: %v %v %+v", err, derr, cfg)
+	}
+	poster := filepath.Join(dir, "poster.pdf")
+	os.WriteFile(poster, testpdf.Make(testpdf.Options{Pages: 1, Width: 2384 * 2, Height: 3370 * 2}), 0o600)
+	cmd = exec.Command(bin, "pdf", "preview", "--dpi", "300", poster)
+	if msg, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(msg), "pixels at 300 dpi") {
+		t.Fatalf("poster preview: exit %d %s", cmd.ProcessState.ExitCode(), msg)
 	}
 
 	formFile, valuesFile, filled := filepath.Join(dir, "form.pdf"), filepath.Join(dir, "values.json"), filepath.Join(dir, "filled.pdf")

@@ -14,6 +14,7 @@ import (
 	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pagerange"
+	"github.com/papierkram/papierkram/pdf/preview"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
@@ -275,17 +276,20 @@ func previewCmd() *cobra.Command {
 	preview := &cobra.Command{
 		Use: "preview FILE", Short: "Render one page as PNG or JPEG", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, sp, err := readPages(args[0], pages)
+			data, err := readInput(args[0])
 			if err != nil {
 				return err
 			}
 			l := newLocal()
 			defer l.close()
-			imgs, err := l.render(cmd.Context(), d.Bytes(), sp.Pages()[:1], dpi, format)
+			imgs, err := preview.Render(cmd.Context(), l.poppler, data, preview.Options{Pages: pages, Format: format, DPI: dpi})
 			if err != nil {
 				return err
 			}
-			return writeOut(cmd, out, imgs[0])
+			if len(imgs) != 1 {
+				return fault.New(fault.InvalidPageSpec, "preview renders one page; --page names %d", len(imgs))
+			}
+			return writeOut(cmd, out, imgs[0].Data)
 		},
 	}
 	preview.Flags().StringVar(&pages, "page", "1", "page number")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/convert/docx"
-	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf"
@@ -48,7 +47,7 @@ type ComposePart struct {
 // Engines are what composing needs.
 type Engines struct {
 	Printer convert.Printer
-	Office  *office.Office
+	Office  convert.Office
 	Network netguard.Policy
 }
 

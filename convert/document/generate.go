@@ -94,7 +94,7 @@ func (r *Request) page(template string) (string, error) {
 
 // GenerateAs renders the template and has LibreOffice write it as docx or odt (a word
 // processor's own page settings apply, not the request's).
-func GenerateAs(ctx context.Context, o *office.Office, r *Request, template, to string) ([]byte, error) {
+func GenerateAs(ctx context.Context, o convert.Office, r *Request, template, to string) ([]byte, error) {
 	if r.stamp() != nil {
 		return nil, fault.New(fault.InvalidInput, "a PDF stamp is laid over PDF output only; use a text watermark for %s", to)
 	}
@@ -123,7 +123,7 @@ func Generate(ctx context.Context, p convert.Printer, a pdfa.Converter, policy n
 // GenerateWord fills a Word template (.docx, with the placeholders of package tmpl) and
 // answers it as pdf, docx or odt. The page settings and the watermark are the template's
 // own business: a request that sets the watermark is refused.
-func GenerateWord(ctx context.Context, o *office.Office, r *Request, template []byte, to string) ([]byte, error) {
+func GenerateWord(ctx context.Context, o convert.Office, r *Request, template []byte, to string) ([]byte, error) {
 	if r.Watermark != nil {
 		return nil, fault.New(fault.InvalidInput, "a watermark is for HTML templates; put it into the Word template")
 	}

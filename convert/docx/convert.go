@@ -50,7 +50,7 @@ func Kind(data []byte, filename string) (string, error) {
 }
 
 // ToPDF fills the template (for .docx and .docm) and converts with LibreOffice.
-func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
+func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 	kind, err := Kind(r.Document, r.Filename)
 	if err != nil {
 		return nil, err
@@ -73,5 +73,5 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 	case len(r.Variables) > 0:
 		return nil, fault.New(fault.InvalidInput, "variables need a .docx template; this is a .%s file", kind)
 	}
-	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, TrackChanges: r.TrackChanges, HideComments: r.HideComments})
+	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, TrackChanges: r.TrackChanges, HideComments: r.HideComments}, "pdf")
 }

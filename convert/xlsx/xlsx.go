@@ -86,7 +86,7 @@ var (
 )
 
 // ToPDF applies the options and converts.
-func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
+func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 	kind, err := Kind(r.Document, r.Filename)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func ToPDF(ctx context.Context, o *office.Office, r Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return o.ToPDF(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, JoinSheets: join})
+	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, JoinSheets: join}, "pdf")
 }
 
 func (o Options) isZero() bool {

@@ -93,7 +93,7 @@ func TestDocumentsGenerate(t *testing.T) {
 	if res.StatusCode != 200 || !bytes.HasPrefix(docx, []byte("PK")) {
 		t.Fatalf("docx: %d %.200s", res.StatusCode, docx)
 	}
-	reopened, err := e.srv.cfg.Office.ToPDF(t.Context(), office.Job{Document: docx, Ext: "docx"})
+	reopened, err := e.srv.cfg.Office.Convert(t.Context(), office.Job{Document: docx, Ext: "docx"}, "pdf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,12 +52,11 @@ func (s *Server) registerForms() {
 		if err != nil {
 			return nil, err
 		}
-		var values map[string]any
-		if err := jsonField(u, "values", &values); err != nil {
-			return nil, err
+		var in struct {
+			Values  map[string]any `form:"values,json"`
+			Flatten bool           `form:"flatten"`
 		}
-		flatten, err := boolField(u, "flatten")
-		if err != nil {
+		if err := u.Bind(&in); err != nil {
 			return nil, err
 		}
 		f := u.File("file")
@@ -65,7 +64,7 @@ func (s *Server) registerForms() {
 		if err != nil {
 			return nil, err
 		}
-		out, err := d.FillForm(values, flatten)
+		out, err := d.FillForm(in.Values, in.Flatten)
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -38,40 +37,35 @@ var excelUpload = form{
 	{Name: "outputProfile", Doc: "PDF/A-3b for PDF/A-3b output."},
 }
 
-func boolField(u *Upload, name string) (bool, error) {
-	v := strings.TrimSpace(u.Fields[name])
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fault.New(fault.InvalidInput, "%s must be true or false, not %q", name, v)
-	}
-	return b, nil
+// wordFields are word-to-pdf's options.
+type wordFields struct {
+	Variables    map[string]any `form:"variables,json"`
+	TrackChanges string         `form:"trackChanges"`
+	HideComments bool           `form:"hideComments"`
+	PDFA         pdfaOutput     `form:"outputProfile"`
 }
 
-func jsonField(u *Upload, name string, v any) error {
-	s := strings.TrimSpace(u.Fields[name])
-	if s == "" {
-		return nil
-	}
-	if err := decodeJSON([]byte(s), v); err != nil {
-		// The body's wording ("the body is ...") named for the part.
-		msg := strings.Replace(fault.As(err).Message, "the body", "the part", 1)
-		return fault.New(fault.InvalidInput, "%s: %s", name, msg).With("field", name)
-	}
-	return nil
+// excelFields are excel-to-pdf's print options.
+type excelFields struct {
+	Orientation       string                          `form:"orientation"`
+	FitToPage         bool                            `form:"fitToPage"`
+	Scaling           int                             `form:"scaling"`
+	PrintArea         string                          `form:"printArea"`
+	RepeatRows        string                          `form:"repeatRows"`
+	RepeatColumns     string                          `form:"repeatColumns"`
+	Gridlines         bool                            `form:"gridlines"`
+	BlackAndWhite     bool                            `form:"blackAndWhite"`
+	Margins           *xlsx.Margins                   `form:"margins,json"`
+	HeaderFooter      struct{ Header, Footer string } `form:"headerFooter,json"`
+	Sheets            []string                        `form:"sheets,json"`
+	PageBetweenSheets *bool                           `form:"pageBetweenSheets"`
+	PDFA              pdfaOutput                      `form:"outputProfile"`
 }
 
-func pdfaProfile(u *Upload) (bool, error) {
-	switch p := strings.TrimSpace(u.Fields["outputProfile"]); strings.ToUpper(p) {
-	case "":
-		return false, nil
-	case "PDF/A-3B", "PDFA-3B", "PDF/A-3":
-		return true, nil
-	default:
-		return false, fault.New(fault.InvalidInput, "outputProfile %q is not supported; PDF/A-3b", p)
-	}
+func (f *excelFields) options() xlsx.Options {
+	return xlsx.Options{Orientation: f.Orientation, FitToPage: f.FitToPage, Scaling: f.Scaling, PrintArea: f.PrintArea,
+		RepeatRows: f.RepeatRows, RepeatColumns: f.RepeatColumns, Gridlines: f.Gridlines, BlackAndWhite: f.BlackAndWhite,
+		Margins: f.Margins, Header: f.HeaderFooter.Header, Footer: f.HeaderFooter.Footer, Sheets: f.Sheets, PageBetweenSheets: f.PageBetweenSheets}
 }
 
 func (s *Server) registerOffice() {
@@ -89,18 +83,12 @@ func (s *Server) registerOffice() {
 		if err != nil {
 			return nil, err
 		}
-		var req docx.Request
+		var in wordFields
+		if err := u.Bind(&in); err != nil {
+			return nil, err
+		}
 		f := u.File("document")
-		req.Document, req.Filename, req.TrackChanges = f.Data, f.Filename, strings.TrimSpace(u.Fields["trackChanges"])
-		if err := jsonField(u, "variables", &req.Variables); err != nil {
-			return nil, err
-		}
-		if req.HideComments, err = boolField(u, "hideComments"); err != nil {
-			return nil, err
-		}
-		if req.PDFA, err = pdfaProfile(u); err != nil {
-			return nil, err
-		}
+		req := docx.Request{Document: f.Data, Filename: f.Filename, TrackChanges: in.TrackChanges, Variables: in.Variables, HideComments: in.HideComments, PDFA: bool(in.PDFA)}
 		if req.Fonts, err = s.keyFonts(ctx); err != nil {
 			return nil, err
 		}
@@ -124,51 +112,12 @@ func (s *Server) registerOffice() {
 		if err != nil {
 			return nil, err
 		}
+		var in excelFields
+		if err := u.Bind(&in); err != nil {
+			return nil, err
+		}
 		f := u.File("document")
-		req := xlsx.Request{Document: f.Data, Filename: f.Filename}
-		o := &req.Options
-		o.Orientation, o.PrintArea = strings.TrimSpace(u.Fields["orientation"]), strings.TrimSpace(u.Fields["printArea"])
-		o.RepeatRows, o.RepeatColumns = strings.TrimSpace(u.Fields["repeatRows"]), strings.TrimSpace(u.Fields["repeatColumns"])
-		for _, b := range []struct {
-			name string
-			dst  *bool
-		}{{"fitToPage", &o.FitToPage}, {"gridlines", &o.Gridlines}, {"blackAndWhite", &o.BlackAndWhite}} {
-			if *b.dst, err = boolField(u, b.name); err != nil {
-				return nil, err
-			}
-		}
-		if v := strings.TrimSpace(u.Fields["pageBetweenSheets"]); v != "" {
-			b, err := boolField(u, "pageBetweenSheets")
-			if err != nil {
-				return nil, err
-			}
-			o.PageBetweenSheets = &b
-		}
-		if v := strings.TrimSpace(u.Fields["scaling"]); v != "" {
-			if o.Scaling, err = strconv.Atoi(v); err != nil {
-				return nil, fault.New(fault.InvalidInput, "scaling must be a whole number of percent, not %q", v)
-			}
-		}
-		var m xlsx.Margins
-		if u.Fields["margins"] != "" {
-			var raw struct{ Top, Bottom, Left, Right string }
-			if err := jsonField(u, "margins", &raw); err != nil {
-				return nil, err
-			}
-			m = xlsx.Margins(raw)
-			o.Margins = &m
-		}
-		var hf struct{ Header, Footer string }
-		if err := jsonField(u, "headerFooter", &hf); err != nil {
-			return nil, err
-		}
-		o.Header, o.Footer = hf.Header, hf.Footer
-		if err := jsonField(u, "sheets", &o.Sheets); err != nil {
-			return nil, err
-		}
-		if req.PDFA, err = pdfaProfile(u); err != nil {
-			return nil, err
-		}
+		req := xlsx.Request{Document: f.Data, Filename: f.Filename, Options: in.options(), PDFA: bool(in.PDFA)}
 		if req.Fonts, err = s.keyFonts(ctx); err != nil {
 			return nil, err
 		}

@@ -1,36 +1,22 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"image"
-	_ "image/jpeg" // image.DecodeConfig of rendered pages
-	_ "image/png"
-	"math"
 	"net/http"
-	"strings"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/fault"
-	"github.com/papierkram/papierkram/pdf"
-	"github.com/papierkram/papierkram/pdf/pagerange"
+	"github.com/papierkram/papierkram/pdf/preview"
 )
 
 // Renderer renders pages and extracts text (engine/poppler).
 type Renderer interface {
-	Render(ctx context.Context, pdf []byte, pages []int, o poppler.RenderOptions) ([][]byte, error)
+	preview.Renderer
 	Text(ctx context.Context, pdf []byte, first, last int, layout bool) ([]string, error)
 }
-
-// Limits of previews: the spec's 50 pages per request, and a pixel budget per image so that
-// a poster-sized page at 300 dpi cannot take the renderer's memory.
-const (
-	maxPreviewPages = 50
-	maxPixels       = 40_000_000
-)
 
 // PreviewImage is one rendered page.
 type PreviewImage struct {
@@ -76,91 +62,21 @@ func (s *Server) renderer() (Renderer, error) {
 	return s.cfg.Renderer, nil
 }
 
-// render renders pages of data with the preview options; scaling is decided per page from
-// its size, so maxWidth only ever scales down.
-func (s *Server) render(ctx context.Context, data []byte, spec func(n int) (pagerange.Spec, error), format string, dpi, maxWidth int) ([]PreviewImage, error) {
+// render renders pages through the preview operation (its page and pixel limits).
+func (s *Server) render(ctx context.Context, data []byte, pages, format string, dpi, maxWidth int) ([]PreviewImage, error) {
 	r, err := s.renderer()
 	if err != nil {
 		return nil, err
 	}
-	d, err := pdf.Read(data)
+	imgs, err := preview.Render(ctx, r, data, preview.Options{Pages: pages, Format: format, DPI: dpi, MaxWidth: maxWidth})
 	if err != nil {
 		return nil, err
 	}
-	data = d.Bytes() // decrypted when the file had owner restrictions only
-	sp, err := spec(d.PageCount())
-	if err != nil {
-		return nil, err
-	}
-	sizes, err := d.PageSizes()
-	if err != nil {
-		return nil, err
-	}
-	f, ct := poppler.PNG, "image/png"
-	if strings.EqualFold(format, "JPEG") {
-		f, ct = poppler.JPEG, "image/jpeg"
-	}
-	var out []PreviewImage
-	// Pages of one size share options, so consecutive runs go to the renderer together.
-	pages := sp.Pages()
-	for i := 0; i < len(pages); {
-		o := renderOptions(sizes[pages[i]-1], f, dpi, maxWidth)
-		if w, h := pixels(sizes[pages[i]-1], dpi, o.ScaleToWidth); w*h > maxPixels {
-			return nil, fault.New(fault.InvalidInput, "page %d would render to %d×%d pixels at %d dpi; lower dpi or set maxWidth", pages[i], w, h, dpi)
-		}
-		j := i + 1
-		for j < len(pages) && renderOptions(sizes[pages[j]-1], f, dpi, maxWidth) == o {
-			j++
-		}
-		imgs, err := r.Render(ctx, data, pages[i:j], o)
-		if err != nil {
-			return nil, err
-		}
-		for k, img := range imgs {
-			cfg, _, err := image.DecodeConfig(bytes.NewReader(img))
-			if err != nil {
-				return nil, fault.Wrap(fault.Internal, err, "the renderer returned an unreadable image")
-			}
-			out = append(out, PreviewImage{Page: pages[i+k], Width: cfg.Width, Height: cfg.Height, ContentType: ct, File: base64.StdEncoding.EncodeToString(img)})
-		}
-		i = j
+	out := make([]PreviewImage, len(imgs))
+	for i, img := range imgs {
+		out[i] = PreviewImage{Page: img.Page, Width: img.Width, Height: img.Height, ContentType: img.ContentType, File: base64.StdEncoding.EncodeToString(img.Data)}
 	}
 	return out, nil
-}
-
-func renderOptions(sz pdf.Size, f poppler.Format, dpi, maxWidth int) poppler.RenderOptions {
-	o := poppler.RenderOptions{DPI: dpi, Format: f}
-	if w, _ := pixels(sz, dpi, 0); maxWidth > 0 && w > maxWidth {
-		o.ScaleToWidth = maxWidth
-	}
-	return o
-}
-
-func pixels(sz pdf.Size, dpi, scaleTo int) (w, h int) {
-	w, h = int(math.Ceil(sz.Width*float64(dpi)/72)), int(math.Ceil(sz.Height*float64(dpi)/72))
-	if scaleTo > 0 && w > 0 {
-		h, w = int(math.Ceil(float64(h)*float64(scaleTo)/float64(w))), scaleTo
-	}
-	return w, h
-}
-
-func onePage(page int) func(n int) (pagerange.Spec, error) {
-	return func(n int) (pagerange.Spec, error) {
-		if page > n {
-			return nil, fault.New(fault.InvalidPageSpec, "page %d is beyond the last page (%d)", page, n)
-		}
-		return pagerange.Spec{{From: page, To: page}}, nil
-	}
-}
-
-func pageList(spec string) func(n int) (pagerange.Spec, error) {
-	return func(n int) (pagerange.Spec, error) {
-		sp, err := pagerange.Parse(spec, n)
-		if err == nil && sp.Count() > maxPreviewPages {
-			err = fault.New(fault.InvalidPageSpec, "%d pages requested; at most %d per request", sp.Count(), maxPreviewPages)
-		}
-		return sp, err
-	}
 }
 
 func imageOutput(img PreviewImage) (*fileOutput, error) {
@@ -187,8 +103,8 @@ func (s *Server) registerPreview() {
 	up := s.uploads()
 	tag := []string{"Preview"}
 	imageResp := binaryResponse(imgResponse)
-	preview := func(ctx context.Context, data []byte, q PreviewQuery) (*fileOutput, error) {
-		imgs, err := s.render(ctx, data, onePage(q.Page), q.Format, q.DPI, q.MaxWidth)
+	onePage := func(ctx context.Context, data []byte, q PreviewQuery) (*fileOutput, error) {
+		imgs, err := s.render(ctx, data, strconv.Itoa(q.Page), q.Format, q.DPI, q.MaxWidth)
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +118,7 @@ func (s *Server) registerPreview() {
 		if err != nil {
 			return nil, err
 		}
-		return preview(ctx, up.File("file").Data, *in)
+		return onePage(ctx, up.File("file").Data, *in)
 	}, up)
 	register(s, huma.Operation{
 		OperationID: "postPreviewBase64", Method: http.MethodPost, Path: "/api/preview/base64", Tags: tag, Summary: "Render a page as an image (Base64 input)",
@@ -212,11 +128,11 @@ func (s *Server) registerPreview() {
 		if err != nil {
 			return nil, err
 		}
-		return preview(ctx, data, in.PreviewQuery)
+		return onePage(ctx, data, in.PreviewQuery)
 	}, up)
 
 	pages := func(ctx context.Context, data []byte, q PreviewPagesQuery) (*struct{ Body PreviewResponse }, error) {
-		imgs, err := s.render(ctx, data, pageList(q.Pages), q.Format, q.DPI, q.MaxWidth)
+		imgs, err := s.render(ctx, data, q.Pages, q.Format, q.DPI, q.MaxWidth)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/papierkram/papierkram/engine/office"
 	"log/slog"
 	"net"
 	"net/http"
@@ -61,7 +60,7 @@ type Config struct {
 	PDFA      pdfa.Converter       // PDF/A-3b conversion (engine/ghostscript)
 	Network   netguard.Policy      // what outbound requests on a caller's behalf may reach
 	Printer   convert.Printer      // HTML to PDF (engine/chromium)
-	Office    *office.Office       // Word and Excel to PDF (engine/office)
+	Office    convert.Office       // Word and Excel to PDF (engine/office)
 	OCR       receipt.OCR          // text from receipt images (engine/tesseract)
 	TextLayer ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
 	Distiller ops.Distiller        // lossy PDF compression (engine/ghostscript)

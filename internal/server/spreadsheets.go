@@ -6,13 +6,11 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/convert/xlsx"
-	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/spreadsheet"
 )
@@ -40,18 +38,6 @@ func xlsxOutput(name string, b []byte) *fileOutput {
 }
 
 // oneRune reads a one-character option.
-func oneRune(u *Upload, name string) (rune, error) {
-	v := u.Fields[name]
-	if v == "" {
-		return 0, nil
-	}
-	if utf8.RuneCountInString(v) != 1 {
-		return 0, fault.New(fault.InvalidInput, "%s must be one character, not %q", name, v).With("field", name)
-	}
-	r, _ := utf8.DecodeRuneInString(v)
-	return r, nil
-}
-
 func (s *Server) registerSpreadsheets() {
 	up := s.uploads()
 	tag := []string{"Spreadsheets"}
@@ -86,46 +72,30 @@ func (s *Server) registerSpreadsheets() {
 		if err != nil {
 			return nil, err
 		}
-		var data map[string]any
-		if err := jsonField(u, "data", &data); err != nil {
+		var in struct {
+			Data     map[string]any `form:"data,json"`
+			Format   string         `form:"format"`
+			Template string         `form:"template"`
+		}
+		if err := u.Bind(&in); err != nil {
 			return nil, err
 		}
-		format := strings.ToUpper(strings.TrimSpace(u.Fields["format"]))
-		if format != "" && format != "XLSX" && format != "PDF" {
-			return nil, fault.New(fault.InvalidInput, "format must be XLSX or PDF, not %q", u.Fields["format"]).With("field", "format")
+		if f := strings.ToUpper(in.Format); f != "" && f != "XLSX" && f != "PDF" {
+			return nil, fault.New(fault.InvalidInput, "format must be XLSX or PDF, not %q", in.Format).With("field", "format")
 		}
-		f := u.File("file")
-		switch name := u.Fields["template"]; {
-		case name != "" && f != nil:
-			return nil, fault.New(fault.InvalidInput, "send the template as file or name it in template, not both")
-		case name != "":
-			doc, err := s.storedTemplate(ctx, name, tmpl.KindXLSX)
-			if err != nil {
-				return nil, err
-			}
-			f = &File{Name: "file", Filename: name + ".xlsx", Data: doc}
-		case f == nil:
-			return nil, fault.New(fault.InvalidInput, "the template is missing: send file or name a stored one in template")
-		}
-		out, err := spreadsheet.Fill(f.Data, data)
+		f, err := s.sheetTemplate(ctx, u.File("file"), in.Template)
 		if err != nil {
 			return nil, err
 		}
-		if format == "PDF" {
-			if s.cfg.Office == nil {
-				return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured")
-			}
-			fonts, err := s.keyFonts(ctx)
-			if err != nil {
-				return nil, err
-			}
-			pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: out, Filename: "filled.xlsx", Fonts: fonts})
-			if err != nil {
-				return nil, err
-			}
-			return pdfOutput(stem(strings.TrimSuffix(f.Filename, ".xlsx"))+"-filled.pdf", pdf), nil
+		out, err := spreadsheet.Fill(f.Data, in.Data)
+		if err != nil {
+			return nil, err
 		}
-		return xlsxOutput(stem(strings.TrimSuffix(f.Filename, ".xlsx"))+"-filled.xlsx", out), nil
+		name := stem(strings.TrimSuffix(f.Filename, ".xlsx")) + "-filled"
+		if strings.EqualFold(in.Format, "PDF") {
+			return s.sheetPDF(ctx, out, name+".pdf")
+		}
+		return xlsxOutput(name+".xlsx", out), nil
 	}, up, conversion())
 
 	register(s, huma.Operation{
@@ -140,53 +110,58 @@ func (s *Server) registerSpreadsheets() {
 		if err != nil {
 			return nil, err
 		}
-		var o spreadsheet.CSVOptions
-		o.Sheet = u.Fields["sheet"]
-		if o.Delimiter, err = oneRune(u, "delimiter"); err != nil {
-			return nil, err
+		var in struct {
+			To        string `form:"to"`
+			Sheet     string `form:"sheet"`
+			Delimiter rune   `form:"delimiter"`
+			Decimal   rune   `form:"decimalSeparator"`
 		}
-		if o.Decimal, err = oneRune(u, "decimalSeparator"); err != nil {
+		if err := u.Bind(&in); err != nil {
 			return nil, err
 		}
 		f := u.File("file")
-		name := stem(strings.TrimSuffix(strings.TrimSuffix(f.Filename, ".xlsx"), ".csv"))
-		switch to := strings.ToLower(strings.TrimSpace(u.Fields["to"])); to {
-		case "csv":
-			out, err := spreadsheet.ToCSV(f.Data, o)
-			if err != nil {
-				return nil, err
-			}
-			return &fileOutput{ContentType: "text/csv; charset=utf-8", ContentDisposition: `attachment; filename="` + name + `.csv"`, Body: out}, nil
-		case "json":
-			rows, err := spreadsheet.ToJSON(f.Data, o.Sheet)
-			if err != nil {
-				return nil, err
-			}
-			b, err := json.Marshal(rows)
-			if err != nil {
-				return nil, err
-			}
-			return &fileOutput{ContentType: "application/json", Body: b}, nil
-		case "xlsx":
-			out, err := spreadsheet.FromCSV(f.Data, o)
-			if err != nil {
-				return nil, err
-			}
-			return xlsxOutput(name+".xlsx", out), nil
-		case "ods":
-			if _, err := xlsx.Kind(f.Data, f.Filename); err != nil {
-				return nil, err
-			}
-			if s.cfg.Office == nil {
-				return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured")
-			}
-			out, err := s.cfg.Office.Convert(ctx, office.Job{Document: f.Data, Ext: "xlsx"}, "ods")
-			if err != nil {
-				return nil, err
-			}
-			return &fileOutput{ContentType: "application/vnd.oasis.opendocument.spreadsheet", ContentDisposition: `attachment; filename="` + name + `.ods"`, Body: out}, nil
-		default:
-			return nil, fault.New(fault.InvalidInput, "to must be csv, json, ods or xlsx, not %q", u.Fields["to"]).With("field", "to")
+		out, err := spreadsheet.Convert(ctx, s.cfg.Office, f.Data, f.Filename, in.To, spreadsheet.CSVOptions{Sheet: in.Sheet, Delimiter: in.Delimiter, Decimal: in.Decimal})
+		if err != nil {
+			return nil, err
 		}
+		res := &fileOutput{ContentType: out.ContentType, Body: out.Data}
+		if out.Ext != "json" { // JSON is data for the caller, the others are files
+			res.ContentDisposition = `attachment; filename="` + stem(strings.TrimSuffix(strings.TrimSuffix(f.Filename, ".xlsx"), ".csv")) + "." + out.Ext + `"`
+		}
+		return res, nil
 	}, up, conversion())
+}
+
+// sheetTemplate is the workbook to fill: the uploaded one, or the key's stored template of
+// that name (one of the two).
+func (s *Server) sheetTemplate(ctx context.Context, f *File, name string) (*File, error) {
+	switch {
+	case name != "" && f != nil:
+		return nil, fault.New(fault.InvalidInput, "send the template as file or name it in template, not both")
+	case name != "":
+		doc, err := s.storedTemplate(ctx, name, tmpl.KindXLSX)
+		if err != nil {
+			return nil, err
+		}
+		return &File{Name: "file", Filename: name + ".xlsx", Data: doc}, nil
+	case f == nil:
+		return nil, fault.New(fault.InvalidInput, "the template is missing: send file or name a stored one in template")
+	}
+	return f, nil
+}
+
+// sheetPDF prints a workbook with the key's fonts.
+func (s *Server) sheetPDF(ctx context.Context, book []byte, name string) (*fileOutput, error) {
+	if s.cfg.Office == nil {
+		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured")
+	}
+	fonts, err := s.keyFonts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: book, Filename: "filled.xlsx", Fonts: fonts})
+	if err != nil {
+		return nil, err
+	}
+	return pdfOutput(name, pdf), nil
 }

@@ -171,12 +171,16 @@ func (s *Server) registerZugferdEmbed() {
 		if err != nil {
 			return nil, err
 		}
-		var inv einvoice.Invoice
-		if err := jsonField(u, "invoice", &inv); err != nil {
+		var in struct {
+			Invoice einvoice.Invoice `form:"invoice,json"`
+			Profile string           `form:"profile"`
+			Title   string           `form:"title"`
+		}
+		if err := u.Bind(&in); err != nil {
 			return nil, err
 		}
 		f := u.File("file")
-		return s.embed(ctx, f.Data, f.Filename, &inv, u.Fields["profile"], u.Fields["title"])
+		return s.embed(ctx, f.Data, f.Filename, &in.Invoice, in.Profile, in.Title)
 	}, up)
 	register(s, huma.Operation{
 		OperationID: "postZugferdEmbedBase64", Method: http.MethodPost, Path: "/api/zugferd/embed/base64", Tags: tag, Summary: "Embed an invoice into a PDF (Base64 input)",
@@ -241,18 +245,13 @@ func (s *Server) registerZugferdToXRechnung() {
 		if err != nil {
 			return nil, err
 		}
-		o := zugferd.ConvertOptions{Version: strings.TrimSpace(u.Fields["targetVersion"]), LeitwegID: u.Fields["leitwegId"], LeitwegIDMode: u.Fields["leitwegIdMode"], Validate: true}
-		if o.Syntax, err = syntax.Parse(u.Fields["targetSyntax"], syntax.UBL); err != nil {
-			return nil, fault.New(fault.InvalidInput, "targetSyntax: %v", err).With("field", "targetSyntax")
+		var opt toXRechnungFields
+		if err := u.Bind(&opt); err != nil {
+			return nil, err
 		}
-		var report bool
-		for name, dst := range map[string]*bool{"enforceLeitwegId": &o.EnforceLeitwegID, "validate": &o.Validate, "includeValidationReport": &report} {
-			if strings.TrimSpace(u.Fields[name]) == "" {
-				continue
-			}
-			if *dst, err = boolField(u, name); err != nil {
-				return nil, err
-			}
+		o, err := opt.options()
+		if err != nil {
+			return nil, err
 		}
 		c, err := zugferd.ToXRechnung(ctx, u.File("document").Data, o)
 		if err != nil {
@@ -263,7 +262,7 @@ func (s *Server) registerZugferdToXRechnung() {
 			return nil, err
 		}
 		name := stem(u.File("document").Filename) + "-xrechnung-" + strings.ToLower(string(c.Syntax)) + ".xml"
-		if !report {
+		if !opt.Report {
 			return xmlOutput(name, c.XML), nil
 		}
 		b, err := json.Marshal(XRechnungConversion{
@@ -275,4 +274,24 @@ func (s *Server) registerZugferdToXRechnung() {
 		}
 		return &fileOutput{ContentType: "application/json", Body: b}, nil
 	}, s.uploads(), conversion())
+}
+
+// toXRechnungFields are zugferd-to-xrechnung's options.
+type toXRechnungFields struct {
+	Version       string `form:"targetVersion"`
+	Syntax        string `form:"targetSyntax"`
+	LeitwegID     string `form:"leitwegId"`
+	LeitwegIDMode string `form:"leitwegIdMode"`
+	Enforce       bool   `form:"enforceLeitwegId"`
+	Validate      *bool  `form:"validate"` // default true
+	Report        bool   `form:"includeValidationReport"`
+}
+
+func (f *toXRechnungFields) options() (zugferd.ConvertOptions, error) {
+	o := zugferd.ConvertOptions{Version: f.Version, LeitwegID: f.LeitwegID, LeitwegIDMode: f.LeitwegIDMode, EnforceLeitwegID: f.Enforce, Validate: f.Validate == nil || *f.Validate}
+	var err error
+	if o.Syntax, err = syntax.Parse(f.Syntax, syntax.UBL); err != nil {
+		return o, fault.New(fault.InvalidInput, "targetSyntax: %v", err).With("field", "targetSyntax")
+	}
+	return o, nil
 }
