@@ -14,8 +14,8 @@ import (
 	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pagerange"
-	"github.com/papierkram/papierkram/pdf/preview"
 	"github.com/papierkram/papierkram/pdf/pdfa"
+	"github.com/papierkram/papierkram/pdf/preview"
 )
 
 // readDoc reads and parses a local PDF.
