@@ -94,11 +94,10 @@ func ToCSV(data []byte, o CSVOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+	raw, shownRows, err := values(f, sheet)
 	if err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "sheet %q cannot be read", sheet)
+		return nil, err
 	}
-	shownRows, _ := f.GetRows(sheet)
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Comma = o.Delimiter
@@ -119,7 +118,7 @@ func ToCSV(data []byte, o CSVOptions) ([]byte, error) {
 			switch typ, _ := f.GetCellType(sheet, cell); {
 			case typ == excelize.CellTypeBool && i < len(shown):
 				cols[i] = shown[i]
-			case typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset && isNumber(v):
+			case typ == excelize.CellTypeNumber || (typ == excelize.CellTypeUnset || typ == excelize.CellTypeFormula) && isNumber(v):
 				if isDateShown(shown, i, v) {
 					cols[i] = shown[i] // a date keeps its display, not its serial number
 				} else if o.Decimal == ',' {
@@ -258,16 +257,22 @@ func ToJSON(data []byte, sheetChoice string) ([]map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+	rows, shown, err := values(f, sheet)
 	if err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "sheet %q cannot be read", sheet)
+		return nil, err
 	}
-	shown, _ := f.GetRows(sheet)
 	out := []map[string]any{}
 	if len(rows) == 0 {
 		return out, nil
 	}
 	header := rows[0]
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	for len(header) < width { // a column whose header is empty keeps its values
+		header = append(header, "")
+	}
 	for i, h := range header {
 		if strings.TrimSpace(h) == "" {
 			header[i] = fmt.Sprintf("column%d", i+1)
@@ -303,4 +308,62 @@ func ToJSON(data []byte, sheetChoice string) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxFormulaChecks bounds the empty cells looked at for a formula without a stored result.
+const maxFormulaChecks = 1_000_000
+
+// values reads a sheet's raw values and the values as shown; a formula without a stored
+// result (a workbook written by a program, such as ours, that computes nothing) gets the
+// result of excelize's calculation instead of staying empty.
+func values(f *excelize.File, sheet string) (raw, shown [][]string, err error) {
+	if raw, err = f.GetRows(sheet, excelize.Options{RawCellValue: true}); err != nil {
+		return nil, nil, fault.Wrap(fault.InvalidInput, err, "sheet %q cannot be read", sheet)
+	}
+	shown, _ = f.GetRows(sheet)
+	cols, rows := 0, len(raw)
+	if dim, err := f.GetSheetDimension(sheet); err == nil {
+		if _, to, ok := strings.Cut(dim, ":"); ok {
+			if c, r, err := excelize.CellNameToCoordinates(to); err == nil {
+				cols, rows = c, max(rows, r)
+			}
+		}
+	}
+	for _, r := range raw {
+		cols = max(cols, len(r))
+	}
+	checks := 0
+	for r := 0; r < rows && checks < maxFormulaChecks; r++ {
+		for c := 0; c < cols && checks < maxFormulaChecks; c++ {
+			if r < len(raw) && c < len(raw[r]) && raw[r][c] != "" {
+				continue
+			}
+			checks++
+			cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
+			if formula, _ := f.GetCellFormula(sheet, cell); formula == "" {
+				continue
+			}
+			v, err := f.CalcCellValue(sheet, cell, excelize.Options{RawCellValue: true})
+			if err != nil || v == "" {
+				continue // a function excelize lacks: the cell stays empty, as stored
+			}
+			disp, err := f.CalcCellValue(sheet, cell)
+			if err != nil {
+				disp = v
+			}
+			raw, shown = putValue(raw, r, c, v), putValue(shown, r, c, disp)
+		}
+	}
+	return raw, shown, nil
+}
+
+func putValue(rows [][]string, r, c int, v string) [][]string {
+	for len(rows) <= r {
+		rows = append(rows, nil)
+	}
+	for len(rows[r]) <= c {
+		rows[r] = append(rows[r], "")
+	}
+	rows[r][c] = v
+	return rows
 }

@@ -284,3 +284,46 @@ func FuzzFromCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestFormulasAndHeaderlessColumns: formulas without a stored result (as our own generated
+// and filled workbooks have them) reach CSV and JSON computed, and a column without a header
+// keeps its values in JSON.
+func TestFormulasAndHeaderlessColumns(t *testing.T) {
+	f := excelize.NewFile()
+	f.SetSheetRow("Sheet1", "A1", &[]any{"Menge", "Preis"})
+	f.SetSheetRow("Sheet1", "A2", &[]any{2, 12.5})
+	f.SetSheetRow("Sheet1", "A3", &[]any{3, 4})
+	f.SetCellFormula("Sheet1", "C2", "A2*B2")
+	f.SetCellFormula("Sheet1", "C3", "A3*B3")
+	f.SetCellFormula("Sheet1", "B4", "SUM(B2:B3)")
+	f.SetCellValue("Sheet1", "D2", "ohne Kopf")
+	buf, _ := f.WriteToBuffer()
+	out, err := ToCSV(buf.Bytes(), CSVOptions{Delimiter: ';', Decimal: ','})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Menge;Preis;;\n2;12,5;25;ohne Kopf\n3;4;12;\n;16,5;;\n"
+	if string(out) != want {
+		t.Errorf("csv %q, want %q", out, want)
+	}
+	rows, err := ToJSON(buf.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0]["column3"] != 25.0 || rows[0]["column4"] != "ohne Kopf" || rows[2]["Preis"] != 16.5 {
+		t.Errorf("json %v", rows)
+	}
+	// The generator's totals row (a formula) is no longer empty in CSV.
+	book, err := Generate(decodeJSON[Workbook](t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, err := ToCSV(book, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Summe") || !strings.ContainsAny(last, "0123456789") {
+		t.Errorf("totals row without its sums: %q", last)
+	}
+}

@@ -70,6 +70,7 @@ func serveCmd() *cobra.Command {
 		shutdown, jobTimeout     time.Duration
 		drainDelay               time.Duration
 		asyncTimeout, rescue     time.Duration
+		locale                   string
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -82,7 +83,7 @@ func serveCmd() *cobra.Command {
 Environment: PAPIERKRAM_ADDR, PAPIERKRAM_DATA_DIR, PAPIERKRAM_DATABASE_URL, PAPIERKRAM_API_KEYS (comma-separated keys
 accepted besides stored ones, with admin rights: for development, tests and operators),
 PAPIERKRAM_MAX_UPLOAD_MB, PAPIERKRAM_METRICS_PUBLIC, PAPIERKRAM_DRAIN_DELAY, PAPIERKRAM_ASYNC_TIMEOUT,
-PAPIERKRAM_ASYNC_RESCUE_AFTER. Flags win over the environment.
+PAPIERKRAM_ASYNC_RESCUE_AFTER, PAPIERKRAM_LOCALE. Flags win over the environment.
 
 Receipts read with a language model when PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL are
 set (any OpenAI-compatible chat completions server, e.g. https://api.openai.com/v1 or
@@ -132,7 +133,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 				return jobs.NewMemory(o), nil
 			}
 			srv, err := server.New(server.Config{
-				Jobs: queue,
+				Jobs: queue, Locale: locale,
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, DrainDelay: drainDelay, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
@@ -160,6 +161,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
+	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")
 	f.DurationVar(&asyncTimeout, "async-timeout", envDuration("PAPIERKRAM_ASYNC_TIMEOUT", 10*time.Minute), "time limit of one asynchronous job (receipts/extract-async, documents/generate-async)")
 	f.DurationVar(&rescue, "async-rescue-after", envDuration("PAPIERKRAM_ASYNC_RESCUE_AFTER", time.Minute), "with --database-url: a job still running this long after --async-timeout is taken to have lost its instance and runs again on another")
 	f.Float64Var(&ratePerMinute, "rate-limit", float64(envInt("PAPIERKRAM_RATE_LIMIT", int64(server.DefaultRateLimit.PerMinute))), "heavy operations (conversions, PDF/A, previews, OCR, signing) a key may start per minute; 0 turns the limit off (admin keys have none)")

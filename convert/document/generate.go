@@ -105,7 +105,7 @@ func GenerateAs(ctx context.Context, o convert.Office, r *Request, template, to 
 	if o == nil {
 		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
 	}
-	return o.Convert(ctx, office.Job{Document: []byte(page), Ext: "html"}, to)
+	return o.Convert(ctx, office.Job{Document: []byte(page), Ext: "html", Locale: r.Locale}, to)
 }
 
 // Generate renders the template with the data and prints it like html-to-pdf.
@@ -138,7 +138,7 @@ func GenerateWord(ctx context.Context, o convert.Office, r *Request, template []
 		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured on this server")
 	}
 	if to == "pdf" {
-		return docx.ToPDF(ctx, o, docx.Request{Document: template, Filename: "template.docx", Variables: r.Data, PDFA: r.OutputProfile == "PDF/A-3b", Fonts: r.Fonts})
+		return docx.ToPDF(ctx, o, docx.Request{Document: template, Filename: "template.docx", Variables: r.Data, PDFA: r.OutputProfile == "PDF/A-3b", Fonts: r.Fonts, Locale: r.Locale})
 	}
 	filled, err := docx.Fill(template, r.Data)
 	if err != nil {
@@ -147,7 +147,7 @@ func GenerateWord(ctx context.Context, o convert.Office, r *Request, template []
 	if filled, err = docx.EmbedFonts(filled, r.Fonts); err != nil {
 		return nil, err
 	}
-	return o.Convert(ctx, office.Job{Document: filled, Ext: "docx"}, to)
+	return o.Convert(ctx, office.Job{Document: filled, Ext: "docx", Locale: r.Locale}, to)
 }
 
 func (r *Request) stamp() []byte {

@@ -20,6 +20,11 @@ type Request struct {
 	// TrackChanges "visualize" shows tracked changes as markup; "" or "accept" accepts them.
 	TrackChanges string
 	HideComments bool
+	// Locale (BCP 47) decides formats that follow the system and the default paper; empty: de-DE.
+	Locale string
+	// UpdateIndexes rebuilds tables of contents and other indexes; fields otherwise keep
+	// what the document says (a SAVEDATE stays the date it was saved).
+	UpdateIndexes bool
 	// Fonts are the caller's uploaded fonts; those the document names are embedded in it
 	// (.docx and .docm), so that LibreOffice draws with them.
 	Fonts []convert.FontFace
@@ -73,5 +78,7 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 	case len(r.Variables) > 0:
 		return nil, fault.New(fault.InvalidInput, "variables need a .docx template; this is a .%s file", kind)
 	}
-	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, TrackChanges: r.TrackChanges, HideComments: r.HideComments}, "pdf")
+	name := strings.TrimSuffix(path.Base(r.Filename), path.Ext(r.Filename))
+	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, UpdateIndexes: r.UpdateIndexes,
+		PDFA: r.PDFA, TrackChanges: r.TrackChanges, HideComments: r.HideComments}, "pdf")
 }

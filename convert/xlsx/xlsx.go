@@ -6,6 +6,7 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +35,9 @@ type Options struct {
 	Header, Footer    string   // spreadsheet header/footer codes (&L &C &R &B &D &P &N &F &A)
 	Sheets            []string // default: the visible sheets
 	PageBetweenSheets *bool    // default true
+	PaperSize         string   // A3, A4, A5, Letter or Legal; default: the sheet's, else the locale's
+
+	locale string // the request's, for the default paper
 }
 
 // Margins are lengths as in HTML conversion ("10mm", "1in").
@@ -47,6 +51,11 @@ type Request struct {
 	Filename string
 	Options  Options
 	PDFA     bool
+	// Locale (BCP 47) decides number and date formats that follow the system and the paper of
+	// sheets that name none (Letter in the US and Canada, else A4); empty: de-DE.
+	Locale string
+	// Recalculate recomputes every formula; by default Excel's stored results stay.
+	Recalculate bool
 	// Fonts are the caller's uploaded fonts; those the workbook names are embedded (through
 	// an OpenDocument copy, as .xlsx cannot carry fonts), so that LibreOffice draws with them.
 	Fonts []convert.FontFace
@@ -96,7 +105,9 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 	case r.Options.isZero():
 		// LibreOffice reads the workbook as it is (a damaged one is its 422).
 	case kind == "xlsx" || kind == "xlsm":
-		if doc, err = Apply(doc, r.Options); err != nil {
+		opt := r.Options
+		opt.locale = cmp.Or(r.Locale, office.DefaultLocale)
+		if doc, err = Apply(doc, opt); err != nil {
 			return nil, err
 		}
 	default:
@@ -120,11 +131,25 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, PDFA: r.PDFA, JoinSheets: join}, "pdf")
+	name := strings.TrimSuffix(path.Base(r.Filename), path.Ext(r.Filename))
+	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, Recalculate: r.Recalculate, PDFA: r.PDFA, JoinSheets: join}, "pdf")
+}
+
+// paperSizes are OOXML's paperSize codes of the sizes a caller may name.
+var paperSizes = map[string]int{"letter": 1, "legal": 5, "a3": 8, "a4": 9, "a5": 11}
+
+// localPaper is the paper of a locale that a sheet without a paper size prints on (OOXML's
+// absent paperSize means Letter, which in Europe is nobody's default).
+func localPaper(locale string) int {
+	switch region := strings.ToUpper(locale[strings.LastIndexAny(locale, "-_")+1:]); region {
+	case "US", "CA", "MX", "PH", "CL", "CO", "VE":
+		return paperSizes["letter"]
+	}
+	return paperSizes["a4"]
 }
 
 func (o Options) isZero() bool {
-	return o.Orientation == "" && !o.FitToPage && o.Scaling == 0 && o.PrintArea == "" && o.RepeatRows == "" && o.RepeatColumns == "" &&
+	return o.PaperSize == "" && o.Orientation == "" && !o.FitToPage && o.Scaling == 0 && o.PrintArea == "" && o.RepeatRows == "" && o.RepeatColumns == "" &&
 		!o.Gridlines && !o.BlackAndWhite && o.Margins == nil && o.Header == "" && o.Footer == "" && len(o.Sheets) == 0
 }
 
@@ -188,10 +213,43 @@ func Apply(data []byte, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("xlsx: write: %w", err)
 	}
+	out := buf.Bytes()
 	if opt.Gridlines {
-		return gridlines(buf.Bytes(), sheets)
+		if out, err = gridlines(out, sheets); err != nil {
+			return nil, err
+		}
 	}
-	return buf.Bytes(), nil
+	if opt.BlackAndWhite {
+		return blackAndWhite(out)
+	}
+	return out, nil
+}
+
+var (
+	stylesSection = regexp.MustCompile(`(?s)<(fills|fonts|borders|dxfs)\b[^>]*>.*?</(?:fills|fonts|borders|dxfs)>`)
+	fillEl        = regexp.MustCompile(`(?s)<fill>.*?</fill>`)
+	colorEl       = regexp.MustCompile(`<color\b[^>]*/>|(?s)<color\b[^>]*>.*?</color>`)
+)
+
+// blackAndWhite prints the workbook as Excel's "black and white" does, which LibreOffice
+// ignores: no cell fills, text and borders in the automatic colour (black). The workbook's
+// styles change, not its cells; charts and pictures keep their colours.
+func blackAndWhite(data []byte) ([]byte, error) {
+	parts, order, err := unpack(data)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := parts["xl/styles.xml"]
+	if !ok {
+		return data, nil
+	}
+	parts["xl/styles.xml"] = stylesSection.ReplaceAllFunc(st, func(sec []byte) []byte {
+		if bytes.HasPrefix(sec, []byte("<fills")) || bytes.HasPrefix(sec, []byte("<dxfs")) {
+			sec = fillEl.ReplaceAll(sec, []byte(`<fill><patternFill patternType="none"/></fill>`))
+		}
+		return colorEl.ReplaceAll(sec, nil)
+	})
+	return repack(parts, order)
 }
 
 func selectSheets(f *excelize.File, all, want []string) ([]string, error) {
@@ -256,6 +314,16 @@ func apply(f *excelize.File, sheet string, opt Options) error {
 	}
 	if opt.BlackAndWhite {
 		pl.BlackAndWhite = ptr(true)
+	}
+	if opt.PaperSize != "" {
+		code, ok := paperSizes[strings.ToLower(opt.PaperSize)]
+		if !ok {
+			return fault.New(fault.InvalidInput, "paperSize is %q; A3, A4, A5, Letter or Legal", opt.PaperSize).With("field", "paperSize")
+		}
+		pl.Size = ptr(code)
+	} else if cur, err := f.GetPageLayout(sheet); err == nil && (cur.Size == nil || *cur.Size == 0) {
+		// Writing a page setup without a size would make the sheet Letter.
+		pl.Size = ptr(localPaper(cmp.Or(opt.locale, office.DefaultLocale)))
 	}
 	if err := f.SetPageLayout(sheet, &pl); err != nil {
 		return bad("page layout", err)

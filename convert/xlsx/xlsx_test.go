@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,5 +300,75 @@ func TestGridlinesInSheetXML(t *testing.T) {
 	}
 	if !marked["xl/worksheets/sheet2.xml"] || marked["xl/worksheets/sheet1.xml"] {
 		t.Errorf("gridlines marked on %v; want Kosten (sheet2) only", marked)
+	}
+}
+
+// TestPaperLocaleAndBlackAndWhite: a sheet without a paper size prints on A4 (German
+// locale) or Letter (en-US) also when options rewrite its page setup; paperSize wins;
+// blackAndWhite leaves no coloured pixel where fills and coloured text were.
+func TestPaperLocaleAndBlackAndWhite(t *testing.T) {
+	o := pool(t)
+	ctx := context.Background()
+	f := excelize.NewFile()
+	f.SetCellValue("Sheet1", "A1", "Rot auf Gelb")
+	f.SetCellValue("Sheet1", "B3", 1032.5)
+	st, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Color: "FF0000", Size: 28, Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFFF00"}}})
+	f.SetCellStyle("Sheet1", "A1", "B3", st)
+	f.SetColWidth("Sheet1", "A", "B", 30)
+	buf, _ := f.WriteToBuffer()
+	book := buf.Bytes()
+	for _, c := range []struct {
+		locale string
+		opt    Options
+		want   string
+	}{
+		{"de-DE", Options{}, "A4"},
+		{"de-DE", Options{Orientation: "portrait", FitToPage: true}, "A4"},
+		{"en-US", Options{Orientation: "portrait"}, "letter"},
+		{"de-DE", Options{PaperSize: "a5"}, "A5"},
+		{"de-DE", Options{PaperSize: "Legal"}, "legal"},
+	} {
+		pdf, err := ToPDF(ctx, o, Request{Document: book, Filename: "farben.xlsx", Locale: c.locale, Options: c.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][2]float64{"A4": {595, 842}, "letter": {612, 792}, "A5": {420, 595}, "legal": {612, 1008}}[c.want]
+		if size := pageSizes(t, pdf)[0]; math.Abs(size[0]-want[0]) > 1 || math.Abs(size[1]-want[1]) > 1 {
+			t.Errorf("%s %+v: %v, want %s", c.locale, c.opt, size, c.want)
+		}
+	}
+	coloured := func(pdf []byte) int {
+		img := testtool.Render(t, pdf, 1, 50)
+		n := 0
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if max(r, g, bl)-min(r, g, bl) > 0x2000 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	plain, err := ToPDF(ctx, o, Request{Document: book, Filename: "farben.xlsx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw, err := ToPDF(ctx, o, Request{Document: book, Filename: "farben.xlsx", Options: Options{BlackAndWhite: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := coloured(plain); c < 500 {
+		t.Fatalf("the coloured workbook shows only %d coloured pixels", c)
+	}
+	if c := coloured(bw); c != 0 {
+		t.Errorf("blackAndWhite left %d coloured pixels", c)
+	}
+	if text := testtool.Text(t, bw); !strings.Contains(text, "Rot auf Gelb") || !strings.Contains(text, "1032") {
+		t.Errorf("blackAndWhite lost content: %q", text)
+	}
+	if _, err := ToPDF(ctx, o, Request{Document: book, Filename: "x.xlsx", Options: Options{PaperSize: "B5"}}); fault.CodeOf(err) != fault.InvalidInput {
+		t.Errorf("paperSize B5: %v", err)
 	}
 }

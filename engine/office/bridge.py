@@ -103,7 +103,25 @@ def join_sheets(doc):
         sh.setPropertyValue("IsVisible", False)
 
 
+current_locale = [None]
+
+
+def set_locale(ctx, locale):
+    """Makes locale (BCP 47) LibreOffice's "system" locale, as Tools > Options > Language
+    Settings does: number and date formats that follow the system, and the default paper,
+    follow it for the documents loaded after. Set only when it changes."""
+    if not locale or locale == current_locale[0]:
+        return
+    cp = ctx.ServiceManager.createInstanceWithContext("com.sun.star.configuration.ConfigurationProvider", ctx)
+    ua = cp.createInstanceWithArguments("com.sun.star.configuration.ConfigurationUpdateAccess",
+                                        (prop("nodepath", "/org.openoffice.Setup/L10N"),))
+    ua.setPropertyValue("ooSetupSystemLocale", locale)
+    ua.commitChanges()
+    current_locale[0] = locale
+
+
 def convert(desktop, ctx, req):
+    set_locale(ctx, req.get("locale"))
     url = uno.systemPathToFileUrl(req["input"])
     load = (
         prop("Hidden", True),
@@ -131,7 +149,12 @@ def convert(desktop, ctx, req):
                 frame = doc.getCurrentController().getFrame()
                 dispatcher = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
                 dispatcher.executeDispatch(frame, ".uno:UpdateTableLinks", "", 0, ())
-            doc.calculateAll()  # formulas without cached values, and stale ones
+            if req.get("recalculate"):
+                doc.calculateAll()  # every formula, also those with stored results
+            else:
+                # Formulas without a stored result only: Excel's stored results stay, also of
+                # functions LibreOffice lacks (they would turn into #NAME?).
+                doc.calculate()
             if req.get("joinSheets"):
                 join_sheets(doc)
         if writer:
@@ -141,14 +164,15 @@ def convert(desktop, ctx, req):
                 doc.setPropertyValue("ShowChanges", True)
             else:
                 dispatcher.executeDispatch(frame, ".uno:AcceptAllTrackedChanges", "", 0, ())
-            # Fields (page numbers, tables of contents) as of now.
-            try:
-                doc.getTextFields().refresh()
-                idx = doc.getDocumentIndexes()
-                for i in range(idx.getCount()):
-                    idx.getByIndex(i).update()
-            except Exception:
-                pass
+            # Fields keep what the document says (a SAVEDATE is the date it was saved, not
+            # now); tables of contents and other indexes are rebuilt only when asked.
+            if req.get("updateIndexes"):
+                try:
+                    idx = doc.getDocumentIndexes()
+                    for i in range(idx.getCount()):
+                        idx.getByIndex(i).update()
+                except Exception:
+                    pass
         data = [
             prop("ExportBookmarks", True),
             prop("ExportNotes", not req.get("hideComments", False)),

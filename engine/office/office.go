@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	_ "embed"
@@ -20,6 +21,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/fault"
@@ -127,6 +129,17 @@ type Job struct {
 	// JoinSheets prints a workbook's visible sheets one after the other on the same pages
 	// instead of each from a new page.
 	JoinSheets bool
+	// Name is the document's file name without extension, as headers and footers show it
+	// (&F, the FileName field); empty: "document".
+	Name string
+	// Locale (BCP 47, e.g. de-DE) decides number and date formats that follow the system,
+	// and the default paper; empty: the engine's (Config.Locale, default de-DE).
+	Locale string
+	// Recalculate recomputes every formula of a workbook; by default stored results stay
+	// and only formulas without one are computed.
+	Recalculate bool
+	// UpdateIndexes rebuilds a text document's tables of contents and other indexes.
+	UpdateIndexes bool
 
 	weaken weakening // tests only: defences left out for this job
 }
@@ -153,6 +166,9 @@ type request struct {
 	TrackChanges string `json:"trackChanges,omitempty"`
 	HideComments bool   `json:"hideComments,omitempty"`
 	JoinSheets   bool   `json:"joinSheets,omitempty"`
+	Locale       string `json:"locale,omitempty"`
+	Recalculate  bool   `json:"recalculate,omitempty"`
+	UpdateIdx    bool   `json:"updateIndexes,omitempty"`
 	Filter       string `json:"filter,omitempty"`
 	UpdateLinks  bool   `json:"updateLinks,omitempty"` // tests only (weakening)
 }
@@ -194,7 +210,7 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 	}
 	var out []byte
 	err := o.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
-		in, res := filepath.Join(w.TempDir(), "document."+ext), filepath.Join(w.TempDir(), "converted."+to)
+		in, res := filepath.Join(w.TempDir(), fileStem(j.Name)+"."+ext), filepath.Join(w.TempDir(), "converted."+to)
 		if err := os.WriteFile(in, doc, 0o600); err != nil {
 			return err
 		}
@@ -204,7 +220,8 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 			w.Retire("the document brought embedded fonts")
 		}
 		proc := w.Process().(*process)
-		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets, Filter: filter, UpdateLinks: j.weaken.updateLinks})
+		r, err := proc.do(ctx, request{Input: in, Output: res, PDFA: j.PDFA, TrackChanges: j.TrackChanges, HideComments: j.HideComments, JoinSheets: j.JoinSheets,
+			Locale: cmp.Or(j.Locale, DefaultLocale), Recalculate: j.Recalculate, UpdateIdx: j.UpdateIndexes, Filter: filter, UpdateLinks: j.weaken.updateLinks})
 		if err != nil {
 			return err
 		}
@@ -238,6 +255,31 @@ func (o *Office) Convert(ctx context.Context, j Job, to string) ([]byte, error) 
 		return err
 	})
 	return out, err
+}
+
+// DefaultLocale is the locale of a job that names none: German number and date formats and
+// A4 paper, for the service's users.
+const DefaultLocale = "de-DE"
+
+// fileStem is a safe file name for a document's own name: what headers print as &F. Path
+// separators, control characters and leading dots go; a name that is then empty or
+// clashes with the output file becomes "document".
+func fileStem(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, name)
+	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	for len(name) > 120 { // a byte limit of file names is 255; leave room for the extension
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if name == "" || name == "converted" {
+		return "document"
+	}
+	return name
 }
 
 // unoTransport: the bridge lost soffice (as opposed to soffice refusing a document).

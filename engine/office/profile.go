@@ -35,6 +35,11 @@ var hardening = []setting{
 	// never updated: Writer 0 = never; Calc 1 = never (0 always, 2 on request).
 	{"/org.openoffice.Office.Writer/Content/Update", "Link", "0"},
 	{"/org.openoffice.Office.Calc/Content/Update", "Link", "1"},
+	// Stored formula results are kept on load (1 = never recalculate; formulas without one
+	// are still computed): Excel's results of functions LibreOffice lacks stay readable. A
+	// job asks for recalculation explicitly (Job.Recalculate).
+	{"/org.openoffice.Office.Calc/Formula/Load", "OOXMLRecalcMode", "1"},
+	{"/org.openoffice.Office.Calc/Formula/Load", "ODFRecalcMode", "1"},
 	// Anything that still asks for http(s) or ftp goes through a proxy on a port of this
 	// host where nothing listens (and, in the isolated network, to no host at all).
 	{"/org.openoffice.Inet/Settings", "ooInetProxyType", "1"}, // manual

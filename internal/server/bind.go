@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/language"
+
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -116,5 +118,22 @@ func (p *pdfaOutput) UnmarshalText(b []byte) error {
 	default:
 		return fmt.Errorf("%q is not supported; PDF/A-3b", b)
 	}
+	return nil
+}
+
+// localeTag is a BCP 47 locale field, canonical (de-DE, en-US): it reaches LibreOffice's
+// configuration, so nothing but a parsed tag may pass.
+type localeTag string
+
+func (l *localeTag) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*l = ""
+		return nil
+	}
+	tag, err := language.Parse(string(b))
+	if err != nil || len(b) > 35 {
+		return fmt.Errorf("%q is not a BCP 47 locale such as de-DE or en-US", b)
+	}
+	*l = localeTag(tag.String())
 	return nil
 }

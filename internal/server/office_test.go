@@ -104,3 +104,49 @@ func TestExcelToPDF(t *testing.T) {
 	zw.Close()
 	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "t.xlsx", notBook.Bytes()), 422, "unprocessable")
 }
+
+// TestOfficeLocaleAndPaper: excel-to-pdf prints in the server's locale (de-DE) on A4 by
+// default, in the request's locale on its paper, on paperSize when given, with the upload's
+// name for &F; a bad locale is 400.
+func TestOfficeLocaleAndPaper(t *testing.T) {
+	e := newTestEnv(t)
+	f := excelize.NewFile()
+	f.SetColWidth("Sheet1", "A", "A", 30)
+	f.SetCellValue("Sheet1", "A1", 1032)
+	euro := `#,##0.00 "€"`
+	st, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &euro})
+	f.SetCellStyle("Sheet1", "A1", "A1", st)
+	f.SetHeaderFooter("Sheet1", &excelize.HeaderFooterOptions{OddHeader: "&L&F"})
+	buf, _ := f.WriteToBuffer()
+	book := buf.Bytes()
+	for _, c := range []struct {
+		fields        []string
+		amount, paper string
+	}{
+		{nil, "1.032,00 €", "595 x 842"},
+		{[]string{"locale", "en-US", "fitToPage", "true"}, "1,032.00 €", "612 x 792"},
+		{[]string{"paperSize", "A5"}, "1.032,00 €", "420 x 595"},
+	} {
+		pdf := pdfBody(t, e.postParts("/v1/convert/excel-to-pdf", "Quartal 3.xlsx", book, c.fields...))
+		text := testtool.Text(t, pdf)
+		if !strings.Contains(text, c.amount) || !strings.Contains(text, "Quartal 3.xlsx") {
+			t.Errorf("%v: %q", c.fields, text)
+		}
+		if size := testtool.Info(t, pdf)["Page size"]; roundSize(size) != c.paper {
+			t.Errorf("%v: page size %q, want %s", c.fields, size, c.paper)
+		}
+	}
+	p := wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "x.xlsx", book, "locale", "de_DE!!"), 400, "invalid_input")
+	if p["field"] != "locale" {
+		t.Errorf("problem %v", p)
+	}
+	wantProblem(t, e.postParts("/v1/convert/word-to-pdf", "x.docx", testoffice.Simple("x"), "locale", "not a locale at all"), 400, "invalid_input")
+	wantProblem(t, e.postParts("/v1/convert/excel-to-pdf", "x.xlsx", book, "paperSize", "B5"), 400, "invalid_input")
+}
+
+// roundSize turns pdfinfo's "595.276 x 841.89 pts (A4)" into "595 x 842".
+func roundSize(s string) string {
+	var w, h float64
+	fmt.Sscanf(s, "%f x %f", &w, &h)
+	return fmt.Sprintf("%.0f x %.0f", w, h)
+}

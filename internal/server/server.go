@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +52,10 @@ type Config struct {
 	WebhookRetries []time.Duration // waits before webhook retries; default 1 s, 5 s, 30 s
 	// Jobs makes the queue of asynchronous jobs from the server's options (its workers);
 	// nil keeps jobs in this process's memory (jobs.NewMemory).
-	Jobs      func(jobs.Options) (jobs.Queue, error)
+	Jobs func(jobs.Options) (jobs.Queue, error)
+	// Locale is the default locale (BCP 47) of LibreOffice conversions: number and date
+	// formats and the default paper; default de-DE.
+	Locale    string
 	Logger    *slog.Logger
 	Store     store.Store
 	Registry  *prometheus.Registry // where metrics go; a new one when nil
@@ -130,6 +134,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	var loc localeTag
+	if err := loc.UnmarshalText([]byte(cmp.Or(cfg.Locale, "de-DE"))); err != nil {
+		return nil, fmt.Errorf("server: locale: %w", err)
+	}
+	cfg.Locale = string(loc)
 	if cfg.RateLimit == (RateLimit{}) {
 		cfg.RateLimit = DefaultRateLimit
 	}

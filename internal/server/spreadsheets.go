@@ -23,6 +23,7 @@ var (
 		{Name: "template", Doc: "Name of an .xlsx template stored with POST /api/templates, instead of file."},
 		{Name: "data", Doc: `JSON object of the values: {{name}} cells take them typed, {#items}…{/items} rows repeat per item. Example: {"number":"R-7","items":[{"name":"Papier","qty":2,"price":12.5}]}`, Required: true},
 		{Name: "format", Doc: "XLSX (default) or PDF (through LibreOffice, formulas computed)."},
+		{Name: "locale", Doc: "With format PDF: BCP 47 locale of number and date formats and of the default paper; default the server's (de-DE)."},
 	}
 	sheetConvertForm = form{
 		{Name: "file", Doc: "The workbook (.xlsx), or CSV when converting to xlsx.", File: true, Required: true, Types: []string{xlsxType, "text/csv"}},
@@ -74,6 +75,7 @@ func (s *Server) registerSpreadsheets() {
 		}
 		var in struct {
 			Data     map[string]any `form:"data,json"`
+			Locale   localeTag      `form:"locale"`
 			Format   string         `form:"format"`
 			Template string         `form:"template"`
 		}
@@ -93,7 +95,7 @@ func (s *Server) registerSpreadsheets() {
 		}
 		name := stem(strings.TrimSuffix(f.Filename, ".xlsx")) + "-filled"
 		if strings.EqualFold(in.Format, "PDF") {
-			return s.sheetPDF(ctx, out, name+".pdf")
+			return s.sheetPDF(ctx, out, name, s.locale(in.Locale))
 		}
 		return xlsxOutput(name+".xlsx", out), nil
 	}, up, conversion())
@@ -150,8 +152,8 @@ func (s *Server) sheetTemplate(ctx context.Context, f *File, name string) (*File
 	return f, nil
 }
 
-// sheetPDF prints a workbook with the key's fonts.
-func (s *Server) sheetPDF(ctx context.Context, book []byte, name string) (*fileOutput, error) {
+// sheetPDF prints a workbook with the key's fonts; name is its file name without extension.
+func (s *Server) sheetPDF(ctx context.Context, book []byte, name, locale string) (*fileOutput, error) {
 	if s.cfg.Office == nil {
 		return nil, fault.New(fault.EngineUnavailable, "LibreOffice is not configured")
 	}
@@ -159,9 +161,9 @@ func (s *Server) sheetPDF(ctx context.Context, book []byte, name string) (*fileO
 	if err != nil {
 		return nil, err
 	}
-	pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: book, Filename: "filled.xlsx", Fonts: fonts})
+	pdf, err := xlsx.ToPDF(ctx, s.cfg.Office, xlsx.Request{Document: book, Filename: name + ".xlsx", Fonts: fonts, Locale: locale})
 	if err != nil {
 		return nil, err
 	}
-	return pdfOutput(name, pdf), nil
+	return pdfOutput(name+".pdf", pdf), nil
 }

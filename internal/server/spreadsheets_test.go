@@ -39,7 +39,7 @@ func TestSpreadsheets(t *testing.T) {
 	buf, _ := tpl.WriteToBuffer()
 	data := `{"items":[{"name":"Papier","price":25},{"name":"Toner","price":37.5}]}`
 	pdf := pdfBody(t, e.uploadAs(testKey, "/api/spreadsheets/fill", [2]any{"@file", buf.Bytes()}, [2]any{"data", data}, [2]any{"format", "pdf"}))
-	if text := testtool.Text(t, pdf); !strings.Contains(text, "Toner") || !strings.Contains(text, "62.5") {
+	if text := testtool.Text(t, pdf); !strings.Contains(text, "Toner") || !strings.Contains(text, "62,5") { // the server prints in de-DE by default
 		t.Errorf("filled PDF:\n%s", text)
 	}
 	filled := readAll(t, e.uploadAs(testKey, "/api/spreadsheets/fill", [2]any{"@file", buf.Bytes()}, [2]any{"data", data}))

@@ -28,7 +28,7 @@ func Paragraphs(texts ...string) string {
 const PageBreak = `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`
 
 // Docx is a .docx whose body is bodyXML (WordprocessingML inside w:body). Extra parts
-// (name → content, e.g. "word/header1.xml") and relationships of the document part
+// (name → content, e.g. "word/header1.xml", "docProps/core.xml") and relationships of the document part
 // (id → [type, target]) may be added; sectPr, if any, belongs in bodyXML.
 func Docx(bodyXML string, parts map[string][]byte, rels map[string][2]string) []byte {
 	var buf bytes.Buffer
@@ -44,12 +44,18 @@ func Docx(bodyXML string, parts map[string][]byte, rels map[string][2]string) []
 			fmt.Fprintf(&overrides, `<Override PartName="/%s" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>`, name)
 		case strings.HasPrefix(name, "word/footer"):
 			fmt.Fprintf(&overrides, `<Override PartName="/%s" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>`, name)
+		case name == "docProps/core.xml":
+			fmt.Fprintf(&overrides, `<Override PartName="/%s" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>`, name)
 		}
+	}
+	core := ""
+	if _, ok := parts["docProps/core.xml"]; ok {
+		core = `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>`
 	}
 	add("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>`+overrides.String()+`</Types>`)
 	add("_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`)
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>`+core+`</Relationships>`)
 	var r strings.Builder
 	for id, t := range rels {
 		fmt.Fprintf(&r, `<Relationship Id="%s" Type="%s" Target="%s"/>`, id, t[0], t[1])

@@ -3,9 +3,13 @@
 package testtool
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,4 +96,16 @@ func Images(t testing.TB, pdf []byte) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// Render renders one page (from 1) with pdftoppm at dpi, in colour.
+func Render(t testing.TB, pdf []byte, page, dpi int) image.Image {
+	t.Helper()
+	n := strconv.Itoa(page)
+	out := Run(t, "pdftoppm", "-png", "-r", strconv.Itoa(dpi), "-f", n, "-l", n, File(t, "render.pdf", pdf))
+	img, err := png.Decode(bytes.NewReader([]byte(out)))
+	if err != nil {
+		t.Fatalf("pdftoppm's page %d: %v", page, err)
+	}
+	return img
 }
