@@ -2,8 +2,11 @@ package convert
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 
@@ -35,18 +38,23 @@ type Band struct {
 
 // HTMLRequest is the body of /v1/convert/html-to-pdf.
 type HTMLRequest struct {
-	HTML          string      `json:"html,omitempty" maxLength:"26214400" doc:"The HTML to render (at most 25 MB). Give html or url."`
-	URL           string      `json:"url,omitempty" maxLength:"8192" doc:"An https:// page to render instead of html; the same network policy applies as for sub-resources." example:"https://example.org/invoice/42"`
-	Format        string      `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
-	Orientation   string      `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
-	Margins       *Margins    `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
-	Header        *Band       `json:"header,omitempty"`
-	Footer        *Band       `json:"footer,omitempty"`
-	OutputProfile string      `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
-	WaitUntil     string      `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
-	ExecuteJS     bool        `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
-	Title         string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
-	Stationery    *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
+	HTML          string   `json:"html,omitempty" maxLength:"26214400" doc:"The HTML to render (at most 25 MB). Give html or url."`
+	URL           string   `json:"url,omitempty" maxLength:"8192" doc:"An https:// page to render instead of html; the same network policy applies as for sub-resources." example:"https://example.org/invoice/42"`
+	Format        string   `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4" doc:"Page size."`
+	Orientation   string   `json:"orientation,omitempty" enum:"portrait,landscape" default:"portrait"`
+	Margins       *Margins `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
+	Header        *Band    `json:"header,omitempty"`
+	Footer        *Band    `json:"footer,omitempty"`
+	OutputProfile string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
+	WaitUntil     string   `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
+	ExecuteJS     bool     `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
+	// Waiting for late content, after waitUntil, in this order.
+	WaitForSelector   string      `json:"waitForSelector,omitempty" maxLength:"1000" doc:"A CSS selector that must match an element before printing (read through the DOM: works without executeJs)." example:"#chart svg"`
+	WaitForExpression string      `json:"waitForExpression,omitempty" maxLength:"10000" doc:"A JavaScript expression polled every 50 ms until it is true (needs executeJs), e.g. for a chart library's done flag." example:"window.chartsReady === true"`
+	WaitDelay         string      `json:"waitDelay,omitempty" maxLength:"20" doc:"A pause before printing, e.g. 500ms or 2s (at most 30s), for animations that run out." example:"800ms"`
+	PreferCSSPageSize bool        `json:"preferCssPageSize,omitempty" doc:"Use the page's CSS @page size (e.g. @page { size: A5 landscape }) instead of format and orientation."`
+	Title             string      `json:"title,omitempty" maxLength:"1000" doc:"Document title for the metadata (PDF/A output)."`
+	Stationery        *Stationery `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
 
 	// Fonts are the calling key's uploaded fonts, usable by family name in the HTML.
 	Fonts []FontFace `json:"-"`
@@ -147,7 +155,9 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 				}
 				m[i] = max(m[i], h)
 			}
-			tmpl := `<div style="font-size:9pt;width:100%;-webkit-print-color-adjust:exact">` + b.HTML + `</div>`
+			// Chromium lays a band across the whole paper width: the padding puts it inside the
+			// page's left and right margins, where the text of the page is.
+			tmpl := fmt.Sprintf(`<div style="font-size:9pt;width:100%%;box-sizing:border-box;padding:0 %.4fin 0 %.4fin;-webkit-print-color-adjust:exact">`, m[3], m[2]) + b.HTML + `</div>`
 			if i == 0 {
 				p.HeaderTemplate = tmpl
 			} else {
@@ -171,8 +181,51 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 	default:
 		return j, fault.New(fault.InvalidInput, "unknown waitUntil %q: use load, domcontentloaded, networkidle0 or networkidle2", r.WaitUntil)
 	}
+	if err := r.waits(&j); err != nil {
+		return j, err
+	}
+	if r.PreferCSSPageSize {
+		p.PreferCSSPageSize = new(true)
+	}
 	j.PDF = p
 	return j, nil
+}
+
+// titled matches a document with a non-empty <title>.
+var titled = regexp.MustCompile(`(?is)<title\b[^>]*>\s*[^<\s]`)
+
+// setTitle sets the PDF's title (Info and XMP); an empty title removes it.
+func setTitle(out []byte, title string) ([]byte, error) {
+	d, err := pdf.Read(out)
+	if err != nil {
+		return nil, err
+	}
+	if m, err := d.Metadata(); err == nil && m.Title == title {
+		return out, nil
+	}
+	return d.SetMetadata(pdf.Changes{Title: &title}, time.Now())
+}
+
+// MaxWaitDelay bounds waitDelay; the render's time limit bounds every wait as well.
+const MaxWaitDelay = 30 * time.Second
+
+// waits checks and sets the waits for late content.
+func (r *HTMLRequest) waits(j *chromium.Job) error {
+	if r.WaitDelay != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(r.WaitDelay))
+		if err != nil || d < 0 {
+			return fault.New(fault.InvalidInput, "waitDelay %q is not a duration such as 500ms or 2s", r.WaitDelay).With("field", "waitDelay")
+		}
+		if d > MaxWaitDelay {
+			return fault.New(fault.InvalidInput, "waitDelay %s is over the limit of %s", d, MaxWaitDelay).With("field", "waitDelay")
+		}
+		j.WaitDelay = d
+	}
+	if r.WaitForExpression != "" && !r.ExecuteJS {
+		return fault.New(fault.InvalidInput, "waitForExpression runs JavaScript: set executeJs to true").With("field", "waitForExpression")
+	}
+	j.WaitForSelector, j.WaitForExpression = strings.TrimSpace(r.WaitForSelector), strings.TrimSpace(r.WaitForExpression)
+	return nil
 }
 
 // HTML converts r to PDF with p; PDF/A output goes through a.
@@ -187,6 +240,13 @@ func HTML(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Poli
 	}
 	if len(out) > MaxPDF {
 		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
+	}
+	// Chromium names a page without a <title> after its address ("about:blank"): the title
+	// is the request's, else the page's own, else none.
+	if r.Title != "" || r.URL == "" && !titled.MatchString(r.HTML) {
+		if out, err = setTitle(out, r.Title); err != nil {
+			return nil, err
+		}
 	}
 	if r.Stationery != nil {
 		if out, err = r.Stationery.apply(out); err != nil {

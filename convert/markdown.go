@@ -146,11 +146,11 @@ func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	if r.CustomCSS != "" {
 		css.WriteString(strings.ReplaceAll(r.CustomCSS, "</", `<\/`))
 	}
-	title := fm.Title
-	if title == "" {
-		title = "Document"
+	title := ""
+	if fm.Title != "" { // no front matter title, no title (not a made-up one)
+		title = `<title>` + html.EscapeString(fm.Title) + `</title>`
 	}
-	doc := `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>` + html.EscapeString(title) + `</title><style>` +
+	doc := `<!doctype html><html lang="de"><head><meta charset="utf-8">` + title + `<style>` +
 		css.String() + `</style></head><body>` + content + `</body></html>`
 	return doc, fm, nil
 }

@@ -74,10 +74,10 @@ type CertInfo struct {
 func Describe(c *x509.Certificate) CertInfo {
 	sum := sha256.Sum256(c.Raw)
 	info := CertInfo{
-		Subject: c.Subject.String(), CommonName: c.Subject.CommonName, Issuer: c.Issuer.String(),
+		Subject: DistinguishedName(c.RawSubject), CommonName: c.Subject.CommonName, Issuer: DistinguishedName(c.RawIssuer),
 		SerialNumber: c.SerialNumber.Text(16), NotBefore: c.NotBefore.UTC(), NotAfter: c.NotAfter.UTC(),
 		KeyUsage: keyUsages(c.KeyUsage), ExtKeyUsage: extKeyUsages(c), SHA256: hex.EncodeToString(sum[:]),
-		SelfSigned: c.CheckSignatureFrom(c) == nil && c.Subject.String() == c.Issuer.String(),
+		SelfSigned: selfSigned(c),
 	}
 	if len(c.Subject.Organization) > 0 {
 		info.Organization = strings.Join(c.Subject.Organization, ", ")

@@ -203,7 +203,7 @@ func signedBytes(data []byte, br []int64) ([]byte, error) {
 }
 
 func chainOf(leaf *x509.Certificate, embedded []*x509.Certificate) Chain {
-	c := Chain{SelfSigned: leaf.CheckSignatureFrom(leaf) == nil && bytes.Equal(leaf.RawIssuer, leaf.RawSubject)}
+	c := Chain{SelfSigned: selfSigned(leaf)}
 	inter, roots := x509.NewCertPool(), x509.NewCertPool()
 	for _, e := range embedded {
 		if bytes.Equal(e.RawIssuer, e.RawSubject) {
@@ -236,7 +236,7 @@ func timestampOf(token, signatureValue []byte) *Timestamp {
 	}
 	out := &Timestamp{Time: ts.Time.UTC()}
 	if len(ts.Certificates) > 0 {
-		out.Authority = ts.Certificates[0].Subject.String()
+		out.Authority = DistinguishedName(ts.Certificates[0].RawSubject)
 	}
 	if !ts.HashAlgorithm.Available() {
 		out.Error = "unsupported timestamp hash"

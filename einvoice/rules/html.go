@@ -14,11 +14,11 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;color:
 h1{font-size:1.4rem}.verdict{padding:.6rem 1rem;border-radius:.4rem;font-weight:600}
 .ok{background:#e3f4e6;color:#135c22}.bad{background:#fbe4e4;color:#8a1010}
 table{border-collapse:collapse;width:100%;margin-top:1rem}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-td.id{white-space:nowrap;font-weight:600}.fatal{color:#8a1010}.warning{color:#8a5a00}code{font-size:.85em;color:#555;word-break:break-all}
+td.id{white-space:nowrap;font-weight:600}.fatal{color:#8a1010}.warning{color:#8a5a00}.information{color:#1f4e8a}code{font-size:.85em;color:#555;word-break:break-all}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#666}
 </style></head><body>
 <h1>E-invoice validation report</h1>
-<p class="verdict {{if .Valid}}ok{{else}}bad{{end}}">{{if .Valid}}Valid: no fatal rule failed{{else}}Invalid: {{.Summary.Errors}} fatal rule violation(s){{end}}{{if .Summary.Warnings}}, {{.Summary.Warnings}} warning(s){{end}}.</p>
+<p class="verdict {{if .Valid}}ok{{else}}bad{{end}}">{{if .Valid}}Valid: no fatal rule failed{{else}}Invalid: {{.Summary.Errors}} fatal rule violation(s){{end}}{{if .Warnings}}, {{.Warnings}} warning(s){{end}}{{if .Notes}}, {{.Notes}} information note(s){{end}}.</p>
 <dl><dt>Syntax</dt><dd>{{.Syntax}} {{.DocumentType}}</dd>
 {{with .Guideline}}<dt>Guideline (BT-24)</dt><dd><code>{{.}}</code></dd>{{end}}
 {{with .Profile}}<dt>Profile</dt><dd>{{.}}</dd>{{end}}
@@ -42,11 +42,23 @@ func (r *Report) HTML() []byte {
 		}
 		return 0
 	})
+	// The banner counts by the severities the table shows: a failed information rule is
+	// not a warning.
+	var warnings, notes int
+	for _, f := range failed {
+		switch f.Severity {
+		case Warning:
+			warnings++
+		case Info:
+			notes++
+		}
+	}
 	var b bytes.Buffer
 	if err := page.Execute(&b, struct {
 		*Report
-		Failed []Result
-	}{r, failed}); err != nil {
+		Failed          []Result
+		Warnings, Notes int
+	}{r, failed, warnings, notes}); err != nil {
 		panic(err) // the template is ours and the data plain: a failure is a bug
 	}
 	return b.Bytes()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,10 +12,12 @@ import (
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/chromedp/chromedp"
 
@@ -29,7 +32,13 @@ type Job struct {
 	URL        string // a page to load (it passes Allow like every request)
 	JavaScript bool
 	WaitUntil  string // load (default), domcontentloaded, networkidle0, networkidle2
-	PDF        page.PrintToPDFParams
+	// After WaitUntil, in this order: WaitForSelector (a CSS selector that must match an
+	// element; read through the DOM, so it works without JavaScript), WaitForExpression (a
+	// JavaScript expression polled until truthy; needs JavaScript), then WaitDelay.
+	WaitForSelector   string
+	WaitForExpression string
+	WaitDelay         time.Duration
+	PDF               page.PrintToPDFParams
 	// Allow decides whether the page may load url; data: and about:blank need no asking.
 	Allow func(ctx context.Context, url string) bool
 }
@@ -231,6 +240,11 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 			break
 		}
 	}
+	// The quiet window of networkidle counts from here, not from the job's start: a page
+	// whose load took longer than the window must still be quiet for it afterwards.
+	if now := time.Now().UnixNano(); lastActivity.Load() < now {
+		lastActivity.Store(now)
+	}
 	if limit := map[string]int64{"networkidle0": 0, "networkidle2": 2}; j.WaitUntil == "networkidle0" || j.WaitUntil == "networkidle2" {
 		max := limit[j.WaitUntil]
 		for {
@@ -246,6 +260,10 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 		}
 	}
 
+	if err := waitFor(ctx, tab, j); err != nil {
+		return nil, err
+	}
+
 	p := j.PDF
 	p.TransferMode = page.PrintToPDFTransferModeReturnAsStream
 	pdf, err := chromedp.Run(tab, chromedp.PrintToPDF(func(pp *page.PrintToPDFParams) { *pp = p }))
@@ -259,6 +277,82 @@ func print(ctx context.Context, b *Browser, j Job) ([]byte, error) {
 		return nil, tabErr(ctx, err)
 	}
 	return pdf, nil
+}
+
+// pollEvery is how often a selector or an expression is tried again.
+const pollEvery = 50 * time.Millisecond
+
+// waitFor waits for j's selector, expression and delay, each within the job's time: a
+// page that never gets there is the job's timeout, with what it waited for.
+func waitFor(ctx, tab context.Context, j Job) error {
+	// The waits end a moment before the job's deadline, so that the caller hears what was
+	// not met rather than only that the job ran out of time.
+	wctx := ctx
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(ctx, d.Add(-min(time.Second, time.Until(d)/10)))
+		defer cancel()
+	}
+	until := func(what string, ok func() (bool, error)) error {
+		for {
+			done, err := ok()
+			if err != nil {
+				return tabErr(ctx, err)
+			}
+			if done {
+				return nil
+			}
+			select {
+			case <-wctx.Done():
+				if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					return fault.Wrap(fault.Timeout, wctx.Err(), "%s was not met within the time limit", what)
+				}
+				return tabErr(ctx, ctx.Err())
+			case <-time.After(pollEvery):
+			}
+		}
+	}
+	if j.WaitForSelector != "" {
+		err := until("waitForSelector "+strconv.Quote(j.WaitForSelector), func() (bool, error) {
+			doc, err := step(ctx, tab, dom.GetDocument, dom.GetDocumentParams{Depth: new(int64(0))})
+			if err != nil {
+				return false, err
+			}
+			n, err := chromedp.Call(tab, dom.QuerySelector, dom.QuerySelectorParams{NodeID: doc.Root.NodeID, Selector: j.WaitForSelector})
+			var pe *cdproto.Error
+			if errors.As(err, &pe) { // the browser's answer: the selector does not parse
+				return false, cleanErr{fault.New(fault.InvalidInput, "waitForSelector %q is not a CSS selector the browser accepts", j.WaitForSelector).With("field", "waitForSelector")}
+			}
+			if err != nil {
+				return false, err
+			}
+			return n.NodeID != 0, nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if j.WaitForExpression != "" {
+		err := until("waitForExpression", func() (bool, error) {
+			r, err := chromedp.Call(tab, runtime.Evaluate, runtime.EvaluateParams{Expression: "!!(" + j.WaitForExpression + ")", ReturnByValue: new(true)})
+			if err != nil {
+				return false, err
+			}
+			// An expression that throws (its variables not there yet) is not true yet.
+			return r.ExceptionDetails == nil && r.Result != nil && string(r.Result.Value) == "true", nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if j.WaitDelay > 0 {
+		select {
+		case <-ctx.Done():
+			return tabErr(ctx, ctx.Err())
+		case <-time.After(j.WaitDelay):
+		}
+	}
+	return nil
 }
 
 // cleanErr is a failure that leaves the browser as it was: the page's own error on a tab

@@ -108,7 +108,7 @@ func (s *Server) credentials(ctx context.Context, name, inline, password string)
 			return nil, err
 		}
 		if c.Subject == "" {
-			s.store.SetCertificateInfo(ctx, key.ID, name, cred.Cert.Subject.String(), cred.Cert.Issuer.String(), cred.Cert.NotBefore, cred.Cert.NotAfter)
+			s.store.SetCertificateInfo(ctx, key.ID, name, signature.DistinguishedName(cred.Cert.RawSubject), signature.DistinguishedName(cred.Cert.RawIssuer), cred.Cert.NotBefore, cred.Cert.NotAfter)
 		}
 		return cred, nil
 	case inline != "":
@@ -253,7 +253,7 @@ func (s *Server) registerSignatures() {
 				return nil, err
 			}
 			nb, na := cred.Cert.NotBefore.UTC(), cred.Cert.NotAfter.UTC()
-			c.Subject, c.Issuer, c.NotBefore, c.NotAfter = cred.Cert.Subject.String(), cred.Cert.Issuer.String(), &nb, &na
+			c.Subject, c.Issuer, c.NotBefore, c.NotAfter = signature.DistinguishedName(cred.Cert.RawSubject), signature.DistinguishedName(cred.Cert.RawIssuer), &nb, &na
 		}
 		if err := s.store.PutCertificate(ctx, c); err != nil {
 			return nil, err
