@@ -376,8 +376,14 @@ func (d *Doc) FillForm(values map[string]any, flatten bool) (out []byte, err err
 		if err != nil {
 			return nil, err
 		}
+		src := d.src
+		if d.literalOptions() {
+			if src, err = write(d.ctx); err != nil {
+				return nil, err
+			}
+		}
 		var buf bytes.Buffer
-		if err := api.FillForm(bytes.NewReader(d.src), bytes.NewReader(js), &buf, config()); err != nil {
+		if err := api.FillForm(bytes.NewReader(src), bytes.NewReader(js), &buf, config()); err != nil {
 			return nil, fault.Wrap(fault.Unprocessable, err, "the form cannot be filled: %s", trimPdfcpu(err.Error()))
 		}
 		out = buf.Bytes()
@@ -461,4 +467,54 @@ func addValue(f *form.Form, field FormField, v any) string {
 		return "a " + field.Type + " field cannot be filled"
 	}
 	return ""
+}
+
+// literalOptions rewrites the hex strings of choice fields' /Opt arrays as literal strings
+// and reports whether it changed any. LibreOffice writes options as UTF-16 hex strings
+// (<FEFF004D00FC…>), which pdfcpu's form filling refuses as a "corrupt choice field" even
+// when only another field is filled; the text stays the same.
+func (d *Doc) literalOptions() bool {
+	changed := false
+	literal := func(o types.Object) (types.Object, bool) {
+		hl, ok := o.(types.HexLiteral)
+		if !ok {
+			return o, false
+		}
+		s, err := types.HexLiteralToString(hl)
+		if err != nil {
+			return o, false
+		}
+		esc, err := types.EscapedUTF16String(s)
+		if err != nil {
+			return o, false
+		}
+		return types.StringLiteral(*esc), true
+	}
+	for _, e := range d.ctx.Table {
+		if e == nil || e.Free {
+			continue
+		}
+		dict, ok := e.Object.(types.Dict)
+		if !ok {
+			continue
+		}
+		opt, ok := dict["Opt"].(types.Array)
+		if !ok {
+			continue
+		}
+		for i, o := range opt {
+			if pair, ok := o.(types.Array); ok {
+				for j := range pair {
+					if v, ok := literal(pair[j]); ok {
+						pair[j], changed = v, true
+					}
+				}
+				continue
+			}
+			if v, ok := literal(o); ok {
+				opt[i], changed = v, true
+			}
+		}
+	}
+	return changed
 }
