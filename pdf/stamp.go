@@ -423,6 +423,10 @@ type pageLabels struct {
 	anchor  types.Anchor
 	start   int
 	lenient bool // a character the font lacks prints as "?"
+	// physical numbers every labelled page by its place in the document and counts all
+	// pages, labelled or not (a composition whose parts skip numbers); otherwise the
+	// labelled pages are numbered among themselves from start.
+	physical bool
 }
 
 // labelMargin is the distance of a page number from the edges it is next to, in points.
@@ -440,6 +444,9 @@ func (d *Doc) numberPages(ctx context.Context, pages map[int]bool, l pageLabels)
 	x, y := anchorSides(l.anchor)
 	p := stampPlacement{anchor: l.anchor, dx: -x * labelMargin, dy: -y * labelMargin, opacity: 1, properties: "<</Type /Pagination>>"}
 	total := strconv.Itoa(l.start + len(pages) - 1)
+	if l.physical {
+		total = strconv.Itoa(len(leaves))
+	}
 	n := l.start
 	for i, leaf := range leaves {
 		if i%64 == 0 && ctx.Err() != nil {
@@ -447,6 +454,9 @@ func (d *Doc) numberPages(ctx context.Context, pages map[int]bool, l pageLabels)
 		}
 		if !pages[i+1] {
 			continue
+		}
+		if l.physical {
+			n = i + 1
 		}
 		label := strings.NewReplacer("{page}", strconv.Itoa(n), "{pages}", total).Replace(l.pattern)
 		n++
@@ -487,8 +497,8 @@ func anchorSides(a types.Anchor) (x, y float64) {
 // NumberPages writes label at the bottom centre of every page (Helvetica 9 pt, 20 pt above
 // the edge, dark grey), {page} and {pages} standing for the page number and count: page
 // numbers that run through documents put together from several sources. A character
-// Helvetica lacks prints as "?".
-func (d *Doc) NumberPages(label string) (out []byte, err error) {
+// Helvetica lacks prints as "?". Pages listed in skip (from 1) get no label but are counted.
+func (d *Doc) NumberPages(label string, skip ...int) (out []byte, err error) {
 	defer recoverInto(&err, "number pages")
 	if strings.TrimSpace(label) == "" {
 		return nil, invalidOption("pageNumbers", "the label is empty")
@@ -501,8 +511,11 @@ func (d *Doc) NumberPages(label string) (out []byte, err error) {
 	for p := 1; p <= fresh.PageCount(); p++ {
 		all[p] = true
 	}
+	for _, p := range skip {
+		delete(all, p)
+	}
 	grey := 0x40 / 255.0
-	l := pageLabels{pattern: label, size: 9, rgb: [3]float64{grey, grey, grey}, anchor: types.BottomCenter, start: 1, lenient: true}
+	l := pageLabels{pattern: label, size: 9, rgb: [3]float64{grey, grey, grey}, anchor: types.BottomCenter, start: 1, lenient: true, physical: true}
 	if err := fresh.numberPages(context.Background(), all, l); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,9 @@ type ComposePart struct {
 	Data     map[string]any `json:"data,omitempty" doc:"Values for the HTML template or the Word document's placeholders."`
 	PDF      []byte         `json:"pdf,omitempty" doc:"A PDF, Base64."`
 	DOCX     []byte         `json:"docx,omitempty" doc:"A Word document (.docx), Base64; its {{placeholders}} take data."`
+	// SkipPageNumbers leaves the part's pages unnumbered (they still count), for parts with
+	// footers of their own.
+	SkipPageNumbers bool `json:"skipPageNumbers,omitempty" doc:"Leave this part's pages without the composition's page numbers (they still count), e.g. for a part with its own footer."`
 }
 
 // Engines are what composing needs.
@@ -120,9 +123,15 @@ func Compose(ctx context.Context, e Engines, r *ComposeRequest) ([]byte, error) 
 		outline = append(outline, pdf.OutlineItem{Title: r.tocTitle(), Page: 1})
 	}
 	start := tocPages + 1
+	var skip []int
 	for i, p := range r.Parts {
 		if p.Title != "" {
 			outline = append(outline, pdf.OutlineItem{Title: p.Title, Page: start})
+		}
+		if p.SkipPageNumbers {
+			for n := start; n < start+counts[i]; n++ {
+				skip = append(skip, n)
+			}
 		}
 		start += counts[i]
 	}
@@ -140,7 +149,7 @@ func Compose(ctx context.Context, e Engines, r *ComposeRequest) ([]byte, error) 
 		if err != nil {
 			return nil, err
 		}
-		if out, err = d.NumberPages(r.PageNumbers); err != nil {
+		if out, err = d.NumberPages(r.PageNumbers, skip...); err != nil {
 			return nil, err
 		}
 	}
