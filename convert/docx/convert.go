@@ -75,6 +75,9 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 		if doc, err = EmbedFonts(doc, r.Fonts); err != nil {
 			return nil, err
 		}
+		if doc, err = PreferVector(doc); err != nil {
+			return nil, err
+		}
 	case len(r.Variables) > 0:
 		return nil, fault.New(fault.InvalidInput, "variables need a .docx template; this is a .%s file", kind)
 	}
