@@ -29,17 +29,21 @@ type Process interface {
 
 // Config configures a Supervisor.
 type Config struct {
-	Name         string                 // "chromium", "office", "poppler", ...: metrics and errors
-	Binary       string                 // the program a process-per-job engine runs; Ready checks it is installed
-	Concurrency  int                    // jobs at once (= pool size); default runtime.NumCPU()
-	MaxQueue     int                    // jobs allowed to wait; beyond it Run fails at once with fault.Busy; default 4 × Concurrency
-	JobTimeout   time.Duration          // per job; default 60 s
-	StartTimeout time.Duration          // for Process.Start; default 30 s
-	MaxJobs      int                    // restart a Process after this many jobs; 0 = never
-	Eager        bool                   // start processes in Start rather than on first use
-	New          func(slot int) Process // nil for process-per-job programs
-	TempRoot     string                 // parent of per-job temporary directories; default os.TempDir()
-	Logger       *slog.Logger
+	Name         string        // "chromium", "office", "poppler", ...: metrics and errors
+	Binary       string        // the program a process-per-job engine runs; Ready checks it is installed
+	Concurrency  int           // jobs at once (= pool size); default runtime.NumCPU()
+	MaxQueue     int           // jobs allowed to wait; beyond it Run fails at once with fault.Busy; default 4 × Concurrency
+	JobTimeout   time.Duration // per job; default 60 s
+	StartTimeout time.Duration // for Process.Start; default 30 s
+	MaxJobs      int           // restart a Process after this many jobs; 0 = never
+	Eager        bool          // start processes in Start rather than on first use
+	// Spare keeps one more process started in reserve once the pool is in use: a retired
+	// process (recycled, crashed, or left with a job's state) is replaced by it at once, and
+	// the next spare starts in the background, so no job waits for a cold start.
+	Spare    bool
+	New      func(slot int) Process // nil for process-per-job programs
+	TempRoot string                 // parent of per-job temporary directories; default os.TempDir()
+	Logger   *slog.Logger
 }
 
 // slot is one unit of concurrency; for pools it owns a process.
@@ -60,6 +64,8 @@ type Supervisor struct {
 
 	mu       sync.Mutex
 	stopped  bool
+	spare    Process // started, in reserve (Config.Spare); guarded by mu
+	starting bool    // a spare is being started; guarded by mu
 	running  sync.WaitGroup
 	admitted atomic.Int64 // running + queued
 	active   atomic.Int64 // running
@@ -76,6 +82,7 @@ type Supervisor struct {
 
 // Stats is a snapshot of a supervisor's counters.
 type Stats struct {
+	Spare                    bool // a spare process is ready
 	Queued, Running          int
 	Jobs, Failures, Restarts int64
 }
@@ -306,6 +313,9 @@ func (s *Supervisor) ensure(ctx context.Context, sl *slot) error {
 			return nil
 		}
 		s.retire(sl, "unhealthy")
+		if sl.started { // the spare took its place
+			return nil
+		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
 	defer cancel()
@@ -320,7 +330,58 @@ func (s *Supervisor) ensure(ctx context.Context, sl *slot) error {
 		return fault.Wrap(fault.EngineUnavailable, err, "the %s engine cannot be started", s.cfg.Name)
 	}
 	sl.started, sl.jobs = true, 0
+	s.fillSpare()
 	return nil
+}
+
+// fillSpare starts a spare process in the background unless one is there or on its way.
+func (s *Supervisor) fillSpare() {
+	if !s.cfg.Spare || s.cfg.New == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.stopped || s.spare != nil || s.starting {
+		s.mu.Unlock()
+		return
+	}
+	s.starting = true
+	s.mu.Unlock()
+	go func() {
+		p := s.cfg.New(-1)
+		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.StartTimeout)
+		err := p.Start(ctx)
+		cancel()
+		s.mu.Lock()
+		s.starting = false
+		if err == nil && !s.stopped {
+			s.spare = p
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		p.Stop()
+		if err != nil {
+			s.log.Warn("spare process did not start", "error", err)
+		}
+	}()
+}
+
+// takeSpare returns the spare if there is a healthy one, and starts the next.
+func (s *Supervisor) takeSpare() Process {
+	s.mu.Lock()
+	p := s.spare
+	s.spare = nil
+	s.mu.Unlock()
+	if p != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.StartTimeout)
+		defer cancel()
+		if err := p.Healthy(ctx); err != nil {
+			p.Stop()
+			p = nil
+		}
+	}
+	s.fillSpare()
+	return p
 }
 
 // retire stops a slot's process; the next job on the slot starts a fresh one.
@@ -329,10 +390,14 @@ func (s *Supervisor) retire(sl *slot, why string) {
 		s.log.Warn("stop process", "slot", sl.id, "error", err)
 	}
 	sl.started = false
-	sl.proc = s.cfg.New(sl.id)
+	if p := s.takeSpare(); p != nil {
+		sl.proc, sl.started, sl.jobs = p, true, 0
+	} else {
+		sl.proc = s.cfg.New(sl.id)
+	}
 	s.restarts.Inc()
 	s.restartsN.Add(1)
-	s.log.Info("process restarted", "slot", sl.id, "reason", why)
+	s.log.Info("process restarted", "slot", sl.id, "reason", why, "spare", sl.started)
 }
 
 // Ready reports whether the engine can take work: not stopped, its program installed.
@@ -361,7 +426,12 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 	}
 	s.stopped = true
 	close(s.done)
+	spare := s.spare
+	s.spare = nil
 	s.mu.Unlock()
+	if spare != nil {
+		spare.Stop()
+	}
 	finished := make(chan struct{})
 	go func() { s.running.Wait(); close(finished) }()
 	var err error
@@ -394,7 +464,11 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 // Stats returns the supervisor's counters.
 func (s *Supervisor) Stats() Stats {
 	running := s.active.Load()
+	s.mu.Lock()
+	spare := s.spare != nil
+	s.mu.Unlock()
 	return Stats{
+		Spare:    spare,
 		Queued:   int(max(s.admitted.Load()-running, 0)),
 		Running:  int(running),
 		Jobs:     s.jobsN.Load(),

@@ -331,3 +331,66 @@ func TestChildDiesWithOwner(t *testing.T) {
 		t.Fatalf("child %d outlived its killed owner", pid)
 	}
 }
+
+// gated is a process whose starts after the first two wait for the test to open a gate.
+type gated struct {
+	n       int
+	gate    chan struct{}
+	started atomic.Bool
+	stops   *atomic.Int64
+}
+
+func (p *gated) Start(ctx context.Context) error {
+	if p.n > 2 {
+		select {
+		case <-p.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	p.started.Store(true)
+	return nil
+}
+func (p *gated) Healthy(context.Context) error { return nil }
+func (p *gated) Stop() error                   { p.stops.Add(1); return nil }
+
+// TestSpareReplacesRetiredProcess: with Spare, a retired process is replaced by the spare
+// started earlier, so the next job runs while the next spare is still starting (its start
+// waits for a gate the test opens only at the end).
+func TestSpareReplacesRetiredProcess(t *testing.T) {
+	gate := make(chan struct{})
+	var made atomic.Int64
+	var stops atomic.Int64
+	s := New(Config{Name: "spare", Concurrency: 1, Spare: true, New: func(int) Process {
+		return &gated{n: int(made.Add(1)), gate: gate, stops: &stops}
+	}})
+	defer func() { close(gate); s.Stop(context.Background()) }()
+	ctx := context.Background()
+	var first Process
+	if err := s.Run(ctx, func(ctx context.Context, w *Worker) error { first = w.Process(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !s.Stats().Spare; {
+		if time.Now().After(deadline) {
+			t.Fatal("no spare was started")
+		}
+		time.Sleep(5 * time.Millisecond) // polling with a deadline
+	}
+	// Retire the first process: the spare (process 2) takes the slot, the next spare
+	// (process 3) waits at the gate.
+	if err := s.Run(ctx, func(ctx context.Context, w *Worker) error { w.Retire("left state behind"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	jctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var got Process
+	if err := s.Run(jctx, func(ctx context.Context, w *Worker) error { got = w.Process(); return nil }); err != nil {
+		t.Fatalf("the job after a retirement waited for a cold start: %v", err)
+	}
+	if g := got.(*gated); !g.started.Load() || g == first.(*gated) || g.n != 2 {
+		t.Errorf("job ran on process %d (started %v); want the started spare", g.n, g.started.Load())
+	}
+	if stops.Load() != 1 {
+		t.Errorf("%d processes stopped; the retired ones must be", stops.Load())
+	}
+}

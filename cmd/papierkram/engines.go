@@ -35,7 +35,10 @@ type engines struct {
 func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy) (*engines, error) {
 	cpus := runtime.NumCPU()
 	// One soffice per core, each converting one document at a time.
-	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot})
+	// A spare soffice and a spare browser stand by once the pools are in use: a process
+	// retired (recycled, crashed, or left with a document's fonts) is replaced at once
+	// instead of the next request waiting for a cold start.
+	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot, Spare: true})
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +51,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound. Each browser's own proxy holds every
 		// connection a page makes to the network policy.
-		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot}, chromium.WithPolicy(network)),
+		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
 	}, nil
 }
 
