@@ -291,9 +291,41 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 	return err
 }
 
-// call runs the job, turning a panic into an internal error so that the slot and the temp
-// directory are still cleaned up.
-func (s *Supervisor) call(ctx context.Context, job func(context.Context, *Worker) error, w *Worker) (err error) {
+// jobGrace is how long a job may take to return after its time is up, and again after its
+// process was stopped, before Run returns without it.
+const jobGrace = time.Second
+
+// call runs the job and returns when it does, or soon after its context ends even if it
+// does not: a job stuck in its process (a browser that stopped answering) has the process
+// stopped under it, so that the caller hears of the time limit on time.
+func (s *Supervisor) call(ctx context.Context, job func(context.Context, *Worker) error, w *Worker) error {
+	done := make(chan error, 1)
+	go func() { done <- s.guarded(ctx, job, w) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(jobGrace):
+	}
+	if w.proc != nil {
+		w.proc.Stop() // Run retires the slot's process anyway: the job's context ended
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(jobGrace):
+		s.log.Error("a job did not return after its time limit and its process's stop; abandoned")
+		return fault.Wrap(fault.Timeout, ctx.Err(), "the %s job did not end with its time limit", s.cfg.Name)
+	}
+}
+
+// guarded runs the job, turning a panic into an internal error so that the slot and the
+// temp directory are still cleaned up.
+func (s *Supervisor) guarded(ctx context.Context, job func(context.Context, *Worker) error, w *Worker) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("job panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))

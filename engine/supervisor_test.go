@@ -394,3 +394,40 @@ func TestSpareReplacesRetiredProcess(t *testing.T) {
 		t.Errorf("%d processes stopped; the retired ones must be", stops.Load())
 	}
 }
+
+// stuck is a process whose jobs hang until it is stopped, whatever their context says (a
+// browser that no longer answers).
+type stuck struct {
+	stopped chan struct{}
+	once    sync.Once
+}
+
+func (p *stuck) Start(context.Context) error   { return nil }
+func (p *stuck) Healthy(context.Context) error { return nil }
+func (p *stuck) Stop() error                   { p.once.Do(func() { close(p.stopped) }); return nil }
+
+// TestJobIgnoringItsContextEndsOnTime: a job that ignores its context and waits on its
+// process still ends with a timeout, because its process is stopped under it; the slot
+// then gets a new process.
+func TestJobIgnoringItsContextEndsOnTime(t *testing.T) {
+	s := New(Config{Name: "stuck", Concurrency: 1, JobTimeout: 200 * time.Millisecond, New: func(int) Process { return &stuck{stopped: make(chan struct{})} }})
+	defer s.Stop(context.Background())
+	err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		<-w.Process().(*stuck).stopped // never looks at ctx
+		return errors.New("the process went away")
+	})
+	if fault.CodeOf(err) != fault.Timeout {
+		t.Fatalf("err %v, want a timeout", err)
+	}
+	var fresh bool
+	if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error {
+		select {
+		case <-w.Process().(*stuck).stopped:
+		default:
+			fresh = true
+		}
+		return nil
+	}); err != nil || !fresh {
+		t.Fatalf("the next job: %v, fresh process %v", err, fresh)
+	}
+}
