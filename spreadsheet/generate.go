@@ -2,6 +2,8 @@ package spreadsheet
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -293,9 +295,18 @@ func setCell(f *excelize.File, sheet, cell string, c Column, v any) error {
 		case float64:
 			return f.SetCellValue(sheet, cell, x)
 		case string:
-			return fmt.Errorf("%q is not a number (send numbers as JSON numbers)", x)
+			// Amounts travel as decimal strings everywhere else in the API ("100.00"); a
+			// workbook stores numbers, so the string's value goes in.
+			if !decimalString.MatchString(x) {
+				return fmt.Errorf("%q is not a number: a JSON number or a decimal string such as \"100.00\"", x)
+			}
+			n, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return fmt.Errorf("%q is not a number", x)
+			}
+			return f.SetCellValue(sheet, cell, n)
 		}
-		return fmt.Errorf("a %s column takes numbers", c.Type)
+		return fmt.Errorf("a %s column takes numbers or decimal strings", c.Type)
 	case Date:
 		s, ok := v.(string)
 		if !ok {
@@ -321,6 +332,9 @@ func setCell(f *excelize.File, sheet, cell string, c Column, v any) error {
 	}
 	return fmt.Errorf("a text column takes strings, numbers or booleans")
 }
+
+// decimalString is the API's decimal amount: digits, an optional dot and decimals.
+var decimalString = regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,10})?$`)
 
 func parseDate(s string) (time.Time, error) {
 	for _, layout := range []string{time.DateOnly, time.RFC3339, "2006-01-02T15:04:05"} {

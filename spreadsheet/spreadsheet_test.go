@@ -103,7 +103,8 @@ func TestGenerateRefuses(t *testing.T) {
 	for name, s := range map[string]string{
 		"no sheets":    `{"sheets":[]}`,
 		"unknown type": `{"sheets":[{"name":"a","columns":[{"header":"x","type":"money"}],"rows":[]}]}`,
-		"text number":  `{"sheets":[{"name":"a","columns":[{"header":"x","type":"number"}],"rows":[["12"]]}]}`,
+		"text number":  `{"sheets":[{"name":"a","columns":[{"header":"x","type":"number"}],"rows":[["zwölf"]]}]}`,
+		"comma number": `{"sheets":[{"name":"a","columns":[{"header":"x","type":"currency"}],"rows":[["1.234,56"]]}]}`,
 		"bad date":     `{"sheets":[{"name":"a","columns":[{"header":"x","type":"date"}],"rows":[["5.1.2026"]]}]}`,
 		"too many":     `{"sheets":[{"name":"a","columns":[{"header":"x"}],"rows":[[1,2]]}]}`,
 		"unknown key":  `{"sheets":[{"name":"a","columns":[{"header":"x"}],"rows":[{"y":1}]}]}`,
@@ -113,6 +114,22 @@ func TestGenerateRefuses(t *testing.T) {
 		_, err := Generate(decodeJSON[Workbook](t, s))
 		if fault.CodeOf(err) != fault.InvalidInput {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestGenerateDecimalStrings: amounts as the API writes them elsewhere ("100.00") go into
+// number and currency columns as numbers.
+func TestGenerateDecimalStrings(t *testing.T) {
+	book, err := Generate(decodeJSON[Workbook](t, `{"sheets":[{"name":"a","columns":[{"header":"Betrag","type":"currency"},{"header":"Menge","type":"number"}],"rows":[["100.00","12"],["-3.5",2]]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := openT(t, book)
+	for cell, want := range map[string]string{"A2": "100", "B2": "12", "A3": "-3.5"} {
+		v, _ := f.GetCellValue("a", cell, excelize.Options{RawCellValue: true})
+		if typ, _ := f.GetCellType("a", cell); v != want || typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+			t.Errorf("%s = %q (%v), want the number %s", cell, v, typ, want)
 		}
 	}
 }
