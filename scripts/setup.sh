@@ -40,14 +40,29 @@ install_fontconfig() {
   fi
 }
 
+# axe-core, pinned by web/a11y/package-lock.json, for the workbench's accessibility test.
+# npm ci checks the lock file's sha512; the test only reads the installed file.
+install_axe() {
+  [ "${PAPIERKRAM_SETUP:-}" = runtime ] && return 0
+  local dir
+  dir="$(dirname "$0")/../web/a11y"
+  [ -f "$dir/node_modules/axe-core/axe.min.js" ] && return 0
+  if ! command -v npm >/dev/null; then
+    $sudo apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm >/dev/null
+  fi
+  (cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --silent)
+}
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [ "$status" = "install ok installed" ] || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then install_fontconfig; exit 0; fi
+if [ ${#missing[@]} -eq 0 ]; then install_fontconfig; install_axe; exit 0; fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >/dev/null
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 install_fontconfig
+install_axe

@@ -30,7 +30,7 @@ var specRoutes = []string{
 }
 
 // plainRoutes are served outside the API document on purpose.
-var plainRoutes = []string{"GET /health", "GET /ready", "GET /metrics", "GET /docs", "GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml", "/"}
+var plainRoutes = []string{"GET /{$}", "GET /app/", "GET /health", "GET /ready", "GET /metrics", "GET /docs", "GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml", "/"}
 
 // documented returns "METHOD /path" for every operation of the served OpenAPI document.
 func documented(t *testing.T, e *testEnv) (map[string]map[string]any, []string) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/version"
+	"github.com/papierkram/papierkram/web"
 )
 
 // registerPlain adds the routes outside the API proper: health, readiness, metrics, docs,
@@ -36,6 +37,11 @@ func (s *Server) registerPlain() {
 		metrics.ServeHTTP(w, r)
 	}))
 	s.mux.HandleFunc("GET /docs", s.docs)
+	// The workbench's page and files need no key: they hold no secret, and every API call
+	// the page makes sends the key the user entered.
+	wb := web.Handler(http.HandlerFunc(s.notFound))
+	s.mux.Handle("GET /{$}", wb)
+	s.mux.Handle("GET /app/", wb)
 	s.mux.HandleFunc("/", s.notFound)
 }
 
