@@ -397,6 +397,17 @@ func TestReceiptCommands(t *testing.T) {
 	if got := strings.Split(strings.TrimSpace(string(csvOut)), "\r\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("csv:\n%s", csvOut)
 	}
+	// DATEV books one fiscal year per batch: 2016 and 2020 are refused, one of them is booked.
+	if out, err := exec.Command(bin, "receipt", "export", "--format", "datev", js).CombinedOutput(); err == nil || !strings.Contains(string(out), "one batch per fiscal year") {
+		t.Errorf("datev over two years: %v %s", err, out)
+	}
+	one := filepath.Join(dir, "one.json")
+	os.WriteFile(one, []byte(`[{"date":"2020-04-21","issuer":"Lidl","gross":"17.06","paymentMethod":"DEBIT_CARD","skr04Account":"6850"}]`), 0o600)
+	datevOut, err := exec.Command(bin, "receipt", "export", "--format", "datev", "--chart", "SKR04", one).Output()
+	if lines := strings.Split(string(datevOut), "\r\n"); err != nil || len(lines) != 4 || !strings.HasPrefix(lines[0], `"EXTF";700;21;"Buchungsstapel";13;`) ||
+		!strings.HasPrefix(lines[2], `17,06;"S";"EUR";;;;6850;1800;"";2104;`) {
+		t.Errorf("datev: %v %q", err, datevOut)
+	}
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("no receipt"), 0o600)
 	if err := exec.Command(bin, "receipt", "extract", bad).Run(); err == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -48,9 +49,13 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 	}
 	outFlag(extract, &out)
 
-	var format string
+	var (
+		format    string
+		datev     receipt.DATEVOptions
+		fiscalYrs string
+	)
 	export := &cobra.Command{
-		Use: "export DATA.json --format csv|xlsx", Short: "Export a JSON array of ReceiptData (or of extraction results) to CSV or XLSX", Args: cobra.ExactArgs(1),
+		Use: "export DATA.json --format csv|xlsx|datev", Short: "Export a JSON array of ReceiptData (or of extraction results) to CSV, XLSX or a DATEV booking batch", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := readInput(args[0])
 			if err != nil {
@@ -66,8 +71,15 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 				res, err = receipt.CSV(rows)
 			case "xlsx":
 				res, err = receipt.XLSX(rows)
+			case "datev":
+				if fiscalYrs != "" {
+					if datev.FiscalYearStart, err = time.Parse(time.DateOnly, fiscalYrs); err != nil {
+						return fmt.Errorf("--fiscal-year-start %q: write YYYY-MM-DD", fiscalYrs)
+					}
+				}
+				res, err = receipt.DATEV(rows, datev)
 			default:
-				return fmt.Errorf("--format must be csv or xlsx, not %q", format)
+				return fmt.Errorf("--format must be csv, xlsx or datev, not %q", format)
 			}
 			if err != nil {
 				return err
@@ -75,7 +87,12 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 			return writeOut(cmd, out, res)
 		},
 	}
-	export.Flags().StringVar(&format, "format", "csv", "csv or xlsx")
+	export.Flags().StringVar(&format, "format", "csv", "csv, xlsx or datev (Buchungsstapel, EXTF 700)")
+	export.Flags().StringVar(&datev.Chart, "chart", "SKR03", "datev: chart of accounts, SKR03 or SKR04")
+	export.Flags().IntVar(&datev.Consultant, "consultant", 1001, "datev: Beraternummer")
+	export.Flags().IntVar(&datev.Client, "client", 1, "datev: Mandantennummer")
+	export.Flags().StringVar(&fiscalYrs, "fiscal-year-start", "", "datev: first day of the fiscal year, YYYY-MM-DD (default 1 January)")
+	export.Flags().StringVar(&datev.ContraAccount, "contra-account", "", "datev: contra account for every receipt (default Kasse or Bank by payment method)")
 	outFlag(export, &out)
 	cmd.AddCommand(extract, export)
 	return cmd

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -297,6 +298,40 @@ func (s *Server) registerReceipts() {
 			return &fileOutput{ContentType: x.contentType, ContentDisposition: `attachment; filename="belege.` + x.ext + `"`, Body: b}, nil
 		}, bodyLimit(16<<20))
 	}
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExportDatev", Method: http.MethodPost, Path: "/api/receipts/export/datev", Tags: tag,
+		Summary: "Export receipts as a DATEV booking batch", RequestBody: exportBody, Errors: []int{http.StatusBadRequest},
+		Responses:   binaryResponse(csvResponse),
+		Description: "A JSON array of ReceiptData as a DATEV Buchungsstapel (EXTF format 700, category 21, version 13; Windows-1252, semicolons, decimal comma, CRLF) for import into DATEV Rechnungswesen or Unternehmen online: one booking per receipt, its gross amount on the expense account of the chosen chart (the receipt's skr03Account / skr04Account, else our suggestion) against Kasse (cash or no payment method; SKR03 1000, SKR04 1600) or Bank (SKR03 1200, SKR04 1800) or `contraAccount`, BU key 9 for 19 % and 8 for 7 % input tax; a receipt whose VAT fits neither rate (several rates) is booked without a key, its text starting \"USt aufteilen\". Receipts need a date and a gross amount in EUR and must fall into one fiscal year (400 naming the receipt otherwise).",
+	}, func(ctx context.Context, in *datevQuery) (*fileOutput, error) {
+		var rows []receipt.Data
+		if err := readJSON(ctx, &rows); err != nil {
+			return nil, err
+		}
+		o := receipt.DATEVOptions{Chart: in.Chart, Consultant: in.Consultant, Client: in.Client, ContraAccount: in.ContraAccount}
+		if in.FiscalYearStart != "" {
+			t, err := time.Parse(time.DateOnly, in.FiscalYearStart)
+			if err != nil {
+				return nil, fault.New(fault.InvalidInput, "fiscalYearStart %q: write YYYY-MM-DD", in.FiscalYearStart)
+			}
+			o.FiscalYearStart = t
+		}
+		b, err := receipt.DATEV(rows, o)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "text/csv; charset=windows-1252", ContentDisposition: `attachment; filename="EXTF_Buchungsstapel.csv"`, Body: b}, nil
+	}, bodyLimit(16<<20))
+}
+
+// datevQuery holds the header values of a DATEV batch.
+type datevQuery struct {
+	Chart           string `query:"chart" enum:"SKR03,SKR04" default:"SKR03" doc:"The chart of accounts the batch books on."`
+	Consultant      int    `query:"consultant" minimum:"1001" maximum:"9999999" default:"1001" doc:"Beraternummer, as the tax adviser's DATEV has it."`
+	Client          int    `query:"client" minimum:"1" maximum:"99999" default:"1" doc:"Mandantennummer."`
+	FiscalYearStart string `query:"fiscalYearStart" format:"date" doc:"First day of the fiscal year (YYYY-MM-DD); default 1 January of the receipts' year."`
+	ContraAccount   string `query:"contraAccount" pattern:"^[0-9]{4}$" doc:"Contra account for every receipt (e.g. a credit card clearing account), instead of Kasse or Bank by payment method."`
 }
 
 // exportColumns names the export's columns for the OpenAPI descriptions.

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/testtool"
@@ -312,6 +313,27 @@ func TestReceiptsExport(t *testing.T) {
 	}
 	wantProblem(t, e.do("POST", "/api/receipts/export/csv", testKey, `[]`), 400, "invalid_input")
 	wantProblem(t, e.do("POST", "/api/receipts/export/xlsx", testKey, `{"date":"x"}`), 400, "invalid_input")
+
+	// DATEV: Windows-1252, semicolons, a decimal comma; ALDI's 1.91 on 22.32 is two rates.
+	res = e.do("POST", "/api/receipts/export/datev?chart=SKR04&consultant=29098&client=55003", testKey, body)
+	b, _ = io.ReadAll(res.Body)
+	text, _ := charmap.Windows1252.NewDecoder().Bytes(b)
+	r := csv.NewReader(bytes.NewReader(text))
+	r.Comma, r.FieldsPerRecord = ';', -1
+	recs, err = r.ReadAll()
+	if err != nil || res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/csv; charset=windows-1252" || len(recs) != 4 {
+		t.Fatalf("datev %d %v: %s", res.StatusCode, err, text)
+	}
+	if h := recs[0]; h[0] != "EXTF" || h[10] != "29098" || h[11] != "55003" || h[14] != "20200302" || h[15] != "20200424" || h[26] != "04" {
+		t.Errorf("datev header %q", h)
+	}
+	if a, b := recs[2], recs[3]; a[0] != "24,23" || a[6] != "6850" || a[7] != "1600" || a[8] != "" || a[13] != "USt aufteilen: ALDI, Paderborn" ||
+		b[0] != "26,42" || b[9] != "2404" {
+		t.Errorf("datev bookings %q / %q", a[:14], b[:14])
+	}
+	wantProblem(t, e.do("POST", "/api/receipts/export/datev?fiscalYearStart=2020-13-01", testKey, body), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/api/receipts/export/datev?chart=SKR99", testKey, body), 400, "invalid_input")
+	wantProblem(t, e.do("POST", "/api/receipts/export/datev", testKey, `[{"gross":"1.00"}]`), 400, "invalid_input")
 }
 
 const invoiceHTML = `<html><body style="font-family:Liberation Sans;font-size:11pt">

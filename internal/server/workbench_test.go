@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/internal/testoffice"
@@ -326,5 +327,15 @@ func TestWorkbenchInBrowser(t *testing.T) {
 	csv := attr("csv", "#receipts-csv-link", "data-csv")
 	if !strings.Contains(csv, "Aldi Süd Korrigiert") || !strings.Contains(csv, gross) {
 		t.Errorf("CSV lacks the corrected issuer or the gross %q: %q", gross, csv)
+	}
+	choose("#receipts-chart", "SKR04")
+	step("export DATEV",
+		chromedp.Click(css(`#receipts-datev`)),
+		chromedp.WaitVisible(css(`#receipts-datev-link`)),
+	)
+	batch, err := charmap.Windows1252.NewDecoder().Bytes(download("#receipts-datev-link"))
+	if lines := strings.Split(string(batch), "\r\n"); err != nil || len(lines) != 4 || !strings.HasPrefix(lines[0], `"EXTF";700;21;"Buchungsstapel";13;`) ||
+		!strings.Contains(lines[2], `"Aldi Süd Korrigiert"`) || !strings.HasPrefix(lines[2], strings.Replace(gross, ".", ",", 1)+`;"S";"EUR";`) {
+		t.Errorf("DATEV batch: %v %q", err, batch)
 	}
 }
