@@ -247,6 +247,13 @@ func TestWorkbenchInBrowser(t *testing.T) {
 	if out, err := exec.Command("pdfdetach", "-list", hybrid).CombinedOutput(); err != nil || !strings.Contains(string(out), "xrechnung.xml") {
 		t.Errorf("pdfdetach -list on the hybrid: %v %s", err, out)
 	}
+	// And back: the hybrid PDF to an XRechnung in UBL.
+	step("hybrid to XRechnung",
+		chromedp.SetUploadFiles(css("#einvoice-file"), []string{hybrid}),
+		chromedp.Click(css(`#einvoice-ubl`)),
+		chromedp.WaitVisible(css(`#einvoice-ubl-link`)),
+	)
+	xmllintSchema(t, download("#einvoice-ubl-link"), "ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")
 	step("convert a docx",
 		chromedp.Click(css(`button[aria-controls=convert]`)),
 		chromedp.SetUploadFiles(css("#convert-file"), []string{docx}),
@@ -268,6 +275,19 @@ func TestWorkbenchInBrowser(t *testing.T) {
 	audit("merge list")
 	if first := read("merge order", chromedp.Text(css(`#merge-list li:nth-child(1)`))); !strings.HasPrefix(first, "b.pdf") {
 		t.Errorf("order after moving b up: %q", first)
+	}
+	choose("#pdfone-op", "split")
+	step("split",
+		chromedp.SetUploadFiles(css("#pdfone-file"), []string{b}),
+		chromedp.SendKeys(css("#pdfone-pages"), "1,2-3"),
+		chromedp.Click(css(`#pdfone-form button[type=submit]`)),
+		chromedp.WaitVisible(css(`#pdfone-parts li:nth-child(2) a`)),
+	)
+	if n := attr("split parts", "#pdfone-parts", "data-count"); n != "2" {
+		t.Errorf("split into %s parts", n)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector("#pdfone-pages").value = "", true)`)); err != nil {
+		t.Fatal(err)
 	}
 	choose("#pdfone-op", "rotate")
 	choose("#pdfone-degrees", "90")
