@@ -29,20 +29,43 @@ func checkExport(rows []Data) error {
 	return nil
 }
 
+// CSVOptions shape the CSV for the program that opens it: German Excel splits columns at
+// a semicolon and reads 24,23 as a number.
+type CSVOptions struct {
+	Delimiter        rune // , (default) ; tab or |
+	DecimalSeparator rune // . (default) or ,
+}
+
 // CSV writes the receipts as RFC 4180 CSV: a header row, CRLF line ends, UTF-8 without BOM,
-// amounts with a point and two decimals (24.23), dates YYYY-MM-DD. A text cell that a
-// spreadsheet would run as a formula (= + - @ at the start) gets a leading apostrophe.
-func CSV(rows []Data) ([]byte, error) {
+// amounts with two decimals (24.23, or 24,23 with a decimal comma), dates YYYY-MM-DD. A text
+// cell that a spreadsheet would run as a formula (= + - @ at the start) gets a leading
+// apostrophe.
+func CSV(rows []Data, o CSVOptions) ([]byte, error) {
 	if err := checkExport(rows); err != nil {
 		return nil, err
 	}
+	if o.Delimiter == 0 {
+		o.Delimiter = ','
+	}
+	if !strings.ContainsRune(",;\t|", o.Delimiter) {
+		return nil, fault.New(fault.InvalidInput, "delimiter %q: use , ; | or a tab", o.Delimiter)
+	}
+	if o.DecimalSeparator == 0 {
+		o.DecimalSeparator = '.'
+	}
+	if o.DecimalSeparator != '.' && o.DecimalSeparator != ',' {
+		return nil, fault.New(fault.InvalidInput, "decimalSeparator %q: use . or ,", o.DecimalSeparator)
+	}
+	amount := func(d einvoice.Decimal) string {
+		return strings.Replace(fixed(d.String()), ".", string(o.DecimalSeparator), 1)
+	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.UseCRLF = true
+	w.Comma, w.UseCRLF = o.Delimiter, true
 	_ = w.Write(Columns)
 	for _, d := range rows {
 		_ = w.Write([]string{string(d.Date), d.Time, d.Type, safe(d.Issuer), safe(d.Reference), d.Currency,
-			fixed(d.Net.String()), fixed(d.VAT.String()), fixed(d.Gross.String()), d.PaymentMethod, d.SKR03Account, d.SKR04Account, safe(d.ExpenseCategory)})
+			amount(d.Net), amount(d.VAT), amount(d.Gross), d.PaymentMethod, d.SKR03Account, d.SKR04Account, safe(d.ExpenseCategory)})
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()

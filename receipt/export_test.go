@@ -26,7 +26,7 @@ func exportRows(t *testing.T) []Data {
 
 // TestCSV reads the export back with encoding/csv.
 func TestCSV(t *testing.T) {
-	b, err := CSV(exportRows(t))
+	b, err := CSV(exportRows(t), CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +46,25 @@ func TestCSV(t *testing.T) {
 	if recs[2][3] != `'=HYPERLINK("x")` || recs[2][8] != "31.90" {
 		t.Errorf("row 2 %q", recs[2])
 	}
-	if _, err := CSV(nil); fault.CodeOf(err) != fault.InvalidInput {
+	if _, err := CSV(nil, CSVOptions{}); fault.CodeOf(err) != fault.InvalidInput {
 		t.Errorf("empty: %v", err)
+	}
+
+	// German Excel: semicolons and a decimal comma.
+	b, err = CSV(exportRows(t), CSVOptions{Delimiter: ';', DecimalSeparator: ','})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(bytes.NewReader(b))
+	r.Comma = ';'
+	recs, err = r.ReadAll()
+	if err != nil || len(recs) != 3 || recs[1][6] != "22,32" || recs[1][8] != "24,23" || recs[2][8] != "31,90" || recs[1][3] != "ALDI" {
+		t.Errorf("German CSV %v %q", err, recs)
+	}
+	for _, o := range []CSVOptions{{Delimiter: 'x'}, {DecimalSeparator: ';'}} {
+		if _, err := CSV(exportRows(t), o); fault.CodeOf(err) != fault.InvalidInput {
+			t.Errorf("%+v: %v", o, err)
+		}
 	}
 }
 

@@ -50,9 +50,10 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 	outFlag(extract, &out)
 
 	var (
-		format    string
-		datev     receipt.DATEVOptions
-		fiscalYrs string
+		format     string
+		datev      receipt.DATEVOptions
+		fiscalYrs  string
+		delim, sep string
 	)
 	export := &cobra.Command{
 		Use: "export DATA.json --format csv|xlsx|datev", Short: "Export a JSON array of ReceiptData (or of extraction results) to CSV, XLSX or a DATEV booking batch", Args: cobra.ExactArgs(1),
@@ -68,7 +69,14 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 			var res []byte
 			switch format {
 			case "csv":
-				res, err = receipt.CSV(rows)
+				o := receipt.CSVOptions{}
+				if o.Delimiter, err = oneRune("--delimiter", delim); err != nil {
+					return err
+				}
+				if o.DecimalSeparator, err = oneRune("--decimal-separator", sep); err != nil {
+					return err
+				}
+				res, err = receipt.CSV(rows, o)
 			case "xlsx":
 				res, err = receipt.XLSX(rows)
 			case "datev":
@@ -88,6 +96,8 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 		},
 	}
 	export.Flags().StringVar(&format, "format", "csv", "csv, xlsx or datev (Buchungsstapel, EXTF 700)")
+	export.Flags().StringVar(&delim, "delimiter", ",", "csv: field delimiter (, ; | or a tab); ; for German Excel")
+	export.Flags().StringVar(&sep, "decimal-separator", ".", "csv: decimal separator of amounts, . or ,")
 	export.Flags().StringVar(&datev.Chart, "chart", "SKR03", "datev: chart of accounts, SKR03 or SKR04")
 	export.Flags().IntVar(&datev.Consultant, "consultant", 1001, "datev: Beraternummer")
 	export.Flags().IntVar(&datev.Client, "client", 1, "datev: Mandantennummer")
@@ -118,4 +128,13 @@ func exportRows(b []byte) ([]receipt.Data, error) {
 		return nil, err
 	}
 	return rows, nil
+}
+
+// oneRune reads a flag that takes one character.
+func oneRune(flag, v string) (rune, error) {
+	r := []rune(v)
+	if len(r) != 1 {
+		return 0, fmt.Errorf("%s %q: one character", flag, v)
+	}
+	return r[0], nil
 }

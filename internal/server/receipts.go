@@ -281,7 +281,6 @@ func (s *Server) registerReceipts() {
 		write                              func([]receipt.Data) ([]byte, error)
 	}{
 		{"postReceiptsExportXlsx", "xlsx", xlsxType, "Export receipts to XLSX", "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns " + exportColumns + "; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.", xlsxResponse, receipt.XLSX},
-		{"postReceiptsExportCsv", "csv", "text/csv; charset=utf-8", "Export receipts to CSV", "A JSON array of ReceiptData as RFC 4180 CSV (UTF-8 without BOM, CRLF, a header row) with the columns " + exportColumns + ". Amounts have a point and two decimals (24.23), dates are YYYY-MM-DD; text cells starting with = + - @ get a leading apostrophe against formula injection. An empty array is 400.", csvResponse, receipt.CSV},
 	} {
 		register(s, huma.Operation{
 			OperationID: x.id, Method: http.MethodPost, Path: "/api/receipts/export/" + x.ext, Tags: tag,
@@ -298,6 +297,33 @@ func (s *Server) registerReceipts() {
 			return &fileOutput{ContentType: x.contentType, ContentDisposition: `attachment; filename="belege.` + x.ext + `"`, Body: b}, nil
 		}, bodyLimit(16<<20))
 	}
+
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExportCsv", Method: http.MethodPost, Path: "/api/receipts/export/csv", Tags: tag,
+		Summary: "Export receipts to CSV", RequestBody: exportBody, Responses: binaryResponse(csvResponse), Errors: []int{http.StatusBadRequest},
+		Description: "A JSON array of ReceiptData as RFC 4180 CSV (UTF-8 without BOM, CRLF, a header row) with the columns " + exportColumns + ". Amounts have two decimals (24.23; `decimalSeparator=,` writes 24,23), dates are YYYY-MM-DD; `delimiter=;` makes a file German Excel opens in columns. Text cells starting with = + - @ get a leading apostrophe against formula injection. An empty array is 400.",
+	}, func(ctx context.Context, in *csvQuery) (*fileOutput, error) {
+		var rows []receipt.Data
+		if err := readJSON(ctx, &rows); err != nil {
+			return nil, err
+		}
+		o := receipt.CSVOptions{}
+		for _, f := range []struct {
+			name, v string
+			to      *rune
+		}{{"delimiter", in.Delimiter, &o.Delimiter}, {"decimalSeparator", in.DecimalSeparator, &o.DecimalSeparator}} {
+			if r := []rune(f.v); len(r) > 1 {
+				return nil, fault.New(fault.InvalidInput, "%s %q: one character", f.name, f.v)
+			} else if len(r) == 1 {
+				*f.to = r[0]
+			}
+		}
+		b, err := receipt.CSV(rows, o)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "text/csv; charset=utf-8", ContentDisposition: `attachment; filename="belege.csv"`, Body: b}, nil
+	}, bodyLimit(16<<20))
 
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExportDatev", Method: http.MethodPost, Path: "/api/receipts/export/datev", Tags: tag,
@@ -323,6 +349,12 @@ func (s *Server) registerReceipts() {
 		}
 		return &fileOutput{ContentType: "text/csv; charset=windows-1252", ContentDisposition: `attachment; filename="EXTF_Buchungsstapel.csv"`, Body: b}, nil
 	}, bodyLimit(16<<20))
+}
+
+// csvQuery fits the CSV to the program that opens it.
+type csvQuery struct {
+	Delimiter        string `query:"delimiter" doc:"Field delimiter: , (default) ; | or a tab. Use ; for German Excel."`
+	DecimalSeparator string `query:"decimalSeparator" doc:"Decimal separator of amounts: . (default) or ,."`
 }
 
 // datevQuery holds the header values of a DATEV batch.

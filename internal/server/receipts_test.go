@@ -314,6 +314,12 @@ func TestReceiptsExport(t *testing.T) {
 	wantProblem(t, e.do("POST", "/api/receipts/export/csv", testKey, `[]`), 400, "invalid_input")
 	wantProblem(t, e.do("POST", "/api/receipts/export/xlsx", testKey, `{"date":"x"}`), 400, "invalid_input")
 
+	res = e.do("POST", "/api/receipts/export/csv?delimiter=;&decimalSeparator=,", testKey, body)
+	if b, _ = io.ReadAll(res.Body); !strings.HasPrefix(strings.SplitN(string(b), "\r\n", 3)[1], "2020-03-02;09:48;CASH_RECEIPT;ALDI, Paderborn;;EUR;22,32;1,91;24,23;") {
+		t.Errorf("German CSV: %s", b)
+	}
+	wantProblem(t, e.do("POST", "/api/receipts/export/csv?delimiter=ab", testKey, body), 400, "invalid_input")
+
 	// DATEV: Windows-1252, semicolons, a decimal comma; ALDI's 1.91 on 22.32 is two rates.
 	res = e.do("POST", "/api/receipts/export/datev?chart=SKR04&consultant=29098&client=55003", testKey, body)
 	b, _ = io.ReadAll(res.Body)

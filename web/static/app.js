@@ -482,7 +482,9 @@ async function exportReceipts(ext) {
   const out = $("receipts-export");
   busy(out, true);
   try {
-    const path = "/api/receipts/export/" + ext + (ext === "datev" ? "?chart=" + $("receipts-chart").value : "");
+    // German Excel opens a CSV in columns only with semicolons, and reads amounts with a comma.
+    const opts = ext === "datev" ? { chart: $("receipts-chart").value } : ext === "csv" && lang === "de" ? { delimiter: ";", decimalSeparator: "," } : {};
+    const path = "/api/receipts/export/" + ext + query(opts);
     const blob = await (await api(path, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(receipts.map((r) => r.data)) })).blob();
     const link = downloadLink(blob, ext === "datev" ? "EXTF_Buchungsstapel.csv" : "belege." + ext);
