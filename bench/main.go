@@ -1,5 +1,5 @@
 // Command bench starts a Papierkram server, sends scenarios at given concurrencies and prints
-// p50/p95/max latency and throughput per scenario, each next to a baseline measured in the
+// p50/p95/p99/max latency and throughput per scenario, each next to a baseline measured in the
 // same run (so figures compare on this machine, today).
 //
 //	go run ./bench -bin bin/papierkram -c 1,4 -n 400
@@ -116,7 +116,7 @@ func main() {
 		}
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\tPSS MB warm→end\t")
+	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tp99 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\tPSS MB warm→end\t")
 	for _, sc := range scenarios() {
 		if *only != "" && !strings.Contains(sc.name, *only) {
 			continue
@@ -155,8 +155,8 @@ func main() {
 			if serverPID != 0 {
 				mem = fmt.Sprintf("%d→%d", before>>20, treeRSS(serverPID)>>20)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%s\t%s\t\n", sc.name, c, *n,
-				ms(r.p50), ms(r.p95), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, ratio, mem)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%.2f\t%.0f\t%s\t%s\t\n", sc.name, c, *n,
+				ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, ratio, mem)
 		}
 	}
 	tw.Flush()
@@ -348,7 +348,7 @@ func (e *env) send(req *http.Request) error {
 }
 
 type result struct {
-	p50, p95, max time.Duration
+	p50, p95, p99, max time.Duration
 	rps           float64
 }
 
@@ -396,7 +396,7 @@ func measure(e *env, f func(context.Context, *env) error, c, n int) (result, err
 		return result{}, first
 	}
 	slices.Sort(lat)
-	return result{p50: lat[n/2], p95: lat[n*95/100], max: lat[n-1], rps: float64(n) / total.Seconds()}, nil
+	return result{p50: lat[n/2], p95: lat[n*95/100], p99: lat[n*99/100], max: lat[n-1], rps: float64(n) / total.Seconds()}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -216,7 +216,7 @@ func decrypt(ctx context.Context, data []byte, pw string, unlock bool) (out []by
 	}
 	if !op.ok {
 		if unlock {
-			return nil, fault.New(fault.EncryptedPDF, "the PDF needs a password to open; decrypt it with that password instead")
+			return nil, fault.New(fault.EncryptedPDF, "the PDF needs a password to open: send it in the multipart part password (or decrypt the file with /api/pdf-tools/decrypt)")
 		}
 		return nil, fault.New(fault.InvalidPDFPassword, "the password does not open the PDF")
 	}

@@ -19,19 +19,13 @@ import (
 // InvoiceResult is an invoice read from a PDF or a photo: the ExtractionResult of
 // /api/xrechnung/extract.
 type InvoiceResult struct {
-	Invoice          *einvoice.Invoice `json:"invoice" doc:"InvoiceData, ready for /api/xrechnung/generate and /api/zugferd/embed once the missing fields are filled in."`
-	MissingFields    []MissingField    `json:"missingFields" doc:"Business terms an XRechnung needs that the document did not show."`
-	AIExtractionUsed bool              `json:"aiExtractionUsed" doc:"Whether a language model's answer went into the invoice; false when only the embedded XML, the PDF's text or OCR was read."`
-	Source           string            `json:"source" enum:"EMBEDDED_XML,PDF_TEXT,OCR,LLM" doc:"Where the data comes from; EMBEDDED_XML is exact (a ZUGFeRD, Factur-X or XRechnung PDF)."`
-	LLM              LLMInfo           `json:"llm"`
-	Text             string            `json:"text,omitempty" doc:"The text that was read (not for EMBEDDED_XML)."`
-	DurationMs       int64             `json:"durationMs"`
-}
-
-// MissingField is a business term of EN 16931 / XRechnung.
-type MissingField struct {
-	BT   string `json:"bt" example:"BT-10"`
-	Name string `json:"name" example:"Buyer reference (Leitweg-ID)"`
+	Invoice          *einvoice.Invoice       `json:"invoice" doc:"InvoiceData, ready for /api/xrechnung/generate and /api/zugferd/embed once the missing fields are filled in."`
+	MissingFields    []einvoice.MissingField `json:"missingFields" doc:"Business terms an XRechnung needs that the document did not show."`
+	AIExtractionUsed bool                    `json:"aiExtractionUsed" doc:"Whether a language model's answer went into the invoice; false when only the embedded XML, the PDF's text or OCR was read."`
+	Source           string                  `json:"source" enum:"EMBEDDED_XML,PDF_TEXT,OCR,LLM" doc:"Where the data comes from; EMBEDDED_XML is exact (a ZUGFeRD, Factur-X or XRechnung PDF)."`
+	LLM              LLMInfo                 `json:"llm"`
+	Text             string                  `json:"text,omitempty" doc:"The text that was read (not for EMBEDDED_XML)."`
+	DurationMs       int64                   `json:"durationMs"`
 }
 
 // Invoice reads an invoice: the XML a ZUGFeRD/Factur-X/XRechnung PDF carries (exact), else
@@ -296,11 +290,11 @@ func validIBAN(s string) bool {
 }
 
 // Missing lists the business terms an XRechnung needs that inv lacks, in BT order.
-func Missing(inv *einvoice.Invoice) []MissingField {
-	out := []MissingField{}
+func Missing(inv *einvoice.Invoice) []einvoice.MissingField {
+	out := []einvoice.MissingField{}
 	need := func(ok bool, bt, name string) {
 		if !ok {
-			out = append(out, MissingField{BT: bt, Name: name})
+			out = append(out, einvoice.MissingField{BT: bt, Name: name})
 		}
 	}
 	s, b, t := inv.Seller, inv.Buyer, inv.Totals

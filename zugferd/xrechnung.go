@@ -78,27 +78,32 @@ func ToXRechnung(ctx context.Context, pdfData []byte, o ConvertOptions) (*Conver
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	var missing []string
+	var (
+		missing []einvoice.MissingField
+		names   []string
+	)
 	if len(inv.Lines) == 0 {
-		missing = append(missing, "invoice lines (BG-25)")
+		missing = append(missing, einvoice.MissingField{BT: "BG-25", Name: "Invoice line"})
+		names = append(names, "invoice lines (BG-25)")
 	}
 	if len(inv.VATBreakdown) == 0 {
-		missing = append(missing, "VAT breakdown (BG-23)")
+		missing = append(missing, einvoice.MissingField{BT: "BG-23", Name: "VAT breakdown"})
+		names = append(names, "VAT breakdown (BG-23)")
 	}
 	if len(missing) > 0 {
 		return nil, fault.New(fault.Unprocessable, "the %s invoice lacks %s, which XRechnung requires; a MINIMUM or BASIC WL invoice cannot become an XRechnung",
-			doc.Info.Profile, strings.Join(missing, " and ")).With("missingFields", missing)
+			doc.Info.Profile, strings.Join(names, " and ")).With("missingFields", missing)
 	}
 
 	switch {
 	case mode == LeitwegStrict && strings.TrimSpace(inv.BuyerReference) == "":
-		return nil, fault.New(fault.Unprocessable, "the invoice has no Leitweg-ID (buyer reference, BT-10) and leitwegIdMode is strict").With("missingFields", []string{"buyerReference (BT-10)"})
+		return nil, fault.New(fault.Unprocessable, "the invoice has no Leitweg-ID (buyer reference, BT-10) and leitwegIdMode is strict").With("missingFields", noLeitwegID)
 	case mode == LeitwegReplace && id != "", mode == LeitwegAppend && id != "" && strings.TrimSpace(inv.BuyerReference) == "":
 		inv.BuyerReference = id
 	}
 	if o.EnforceLeitwegID {
 		if strings.TrimSpace(inv.BuyerReference) == "" {
-			return nil, fault.New(fault.Unprocessable, "the invoice has no Leitweg-ID (buyer reference, BT-10); send leitwegId").With("missingFields", []string{"buyerReference (BT-10)"})
+			return nil, fault.New(fault.Unprocessable, "the invoice has no Leitweg-ID (buyer reference, BT-10); send leitwegId").With("missingFields", noLeitwegID)
 		}
 		if err := einvoice.CheckLeitwegID(inv.BuyerReference); err != nil {
 			return nil, fault.New(fault.Unprocessable, "the buyer reference (BT-10) is not a valid Leitweg-ID: %v", err)
@@ -134,3 +139,6 @@ func describe(rs []rules.Result) string {
 	}
 	return strings.Join(s, "; ")
 }
+
+// noLeitwegID is the missing term of an XRechnung without its Leitweg-ID.
+var noLeitwegID = []einvoice.MissingField{{BT: "BT-10", Name: "Buyer reference (Leitweg-ID)"}}

@@ -162,17 +162,22 @@ func Transform(ctx context.Context, data []byte, target Syntax) ([]byte, Info, e
 // process, and BT-24 becomes the XRechnung guideline unless it names XRechnung already.
 func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) {
 	in := *inv
-	var missing []string
-	for _, f := range []struct{ v, name string }{
-		{in.Number, "number (BT-1)"}, {string(in.IssueDate), "issueDate (BT-2)"}, {in.Currency, "currency (BT-5)"},
-		{in.Seller.Name, "seller.name (BT-27)"}, {in.Buyer.Name, "buyer.name (BT-44)"},
+	var (
+		missing []einvoice.MissingField
+		fields  []string
+	)
+	for _, f := range []struct{ v, field, bt, name string }{
+		{in.Number, "number", "BT-1", "Invoice number"}, {string(in.IssueDate), "issueDate", "BT-2", "Invoice issue date"},
+		{in.Currency, "currency", "BT-5", "Invoice currency code"},
+		{in.Seller.Name, "seller.name", "BT-27", "Seller name"}, {in.Buyer.Name, "buyer.name", "BT-44", "Buyer name"},
 	} {
 		if f.v == "" {
-			missing = append(missing, f.name)
+			missing = append(missing, einvoice.MissingField{BT: f.bt, Name: f.name})
+			fields = append(fields, f.field+" ("+f.bt+")")
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(missing, ", ")).With("missingFields", missing)
+		return nil, fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(fields, ", ")).With("missingFields", missing)
 	}
 	if einvoice.ProfileOf(in.Specification) != einvoice.XRechnung || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
 		g, err := einvoice.XRechnungGuideline(version)

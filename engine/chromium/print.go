@@ -320,6 +320,9 @@ func waitFor(ctx, tab context.Context, j Job) error {
 			}
 			n, err := chromedp.Call(tab, dom.QuerySelector, dom.QuerySelectorParams{NodeID: doc.Root.NodeID, Selector: j.WaitForSelector})
 			var pe *cdproto.Error
+			if errors.As(err, &pe) && strings.Contains(pe.Message, "Could not find node") {
+				return false, nil // the document was replaced between the two calls: ask again
+			}
 			if errors.As(err, &pe) { // the browser's answer: the selector does not parse
 				return false, cleanErr{fault.New(fault.InvalidInput, "waitForSelector %q is not a CSS selector the browser accepts", j.WaitForSelector).With("field", "waitForSelector")}
 			}

@@ -16,7 +16,7 @@ import (
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
-var pdfUpload = form{{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}}}
+var pdfUpload = form{{Name: "file", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}}, passwordPart}
 
 // fileOutput is a binary response: a PDF, an image, a spreadsheet.
 type fileOutput struct {

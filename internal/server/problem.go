@@ -158,6 +158,10 @@ func newProblem(ctx context.Context, status int, msg string, errs ...error) *Pro
 	if ri := requestInfoFrom(ctx); ri != nil {
 		p.RequestID = ri.id
 		p.Instance = ri.path
+		if field, _ := p.Details["field"].(string); field != "" && len(p.Errors) == 0 {
+			// The faulty field is always in errors[].location, where huma's own checks put it.
+			p.Errors = []*huma.ErrorDetail{{Message: p.Detail, Location: locate(ri.req, field)}}
+		}
 		// Headers that belong to a problem go out with it, whoever writes the body.
 		h := ri.reply.Header()
 		switch p.Code {
@@ -172,6 +176,25 @@ func newProblem(ctx context.Context, status int, msg string, errs ...error) *Pro
 		}
 	}
 	return p
+}
+
+// locate names where a field came from, as huma's locations do: query.x for a query
+// parameter, header.x for a header, body.x for a JSON member or a multipart part.
+func locate(r *http.Request, field string) string {
+	for _, prefix := range []string{"query.", "header.", "path.", "body."} {
+		if strings.HasPrefix(field, prefix) {
+			return field
+		}
+	}
+	if r != nil {
+		if r.URL.Query().Has(field) {
+			return "query." + field
+		}
+		if r.Header.Get(field) != "" && strings.HasPrefix(strings.ToLower(field), "x-") {
+			return "header." + field
+		}
+	}
+	return "body." + field
 }
 
 func titleOf(status int) string {

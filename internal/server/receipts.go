@@ -313,7 +313,7 @@ func (s *Server) registerReceipts() {
 			to      *rune
 		}{{"delimiter", in.Delimiter, &o.Delimiter}, {"decimalSeparator", in.DecimalSeparator, &o.DecimalSeparator}} {
 			if r := []rune(f.v); len(r) > 1 {
-				return nil, fault.New(fault.InvalidInput, "%s %q: one character", f.name, f.v)
+				return nil, fault.New(fault.InvalidInput, "%s %q: one character", f.name, f.v).With("field", f.name)
 			} else if len(r) == 1 {
 				*f.to = r[0]
 			}
@@ -339,7 +339,7 @@ func (s *Server) registerReceipts() {
 		if in.FiscalYearStart != "" {
 			t, err := time.Parse(time.DateOnly, in.FiscalYearStart)
 			if err != nil {
-				return nil, fault.New(fault.InvalidInput, "fiscalYearStart %q: write YYYY-MM-DD", in.FiscalYearStart)
+				return nil, fault.New(fault.InvalidInput, "fiscalYearStart %q: write YYYY-MM-DD", in.FiscalYearStart).With("field", "fiscalYearStart")
 			}
 			o.FiscalYearStart = t
 		}
@@ -370,7 +370,7 @@ type datevQuery struct {
 var exportColumns = strings.Join(receipt.Columns, ", ")
 
 func (s *Server) registerInvoiceExtract() {
-	upload := form{{Name: "file", Doc: "An invoice: PDF (a ZUGFeRD, Factur-X or XRechnung PDF is read from its XML) or a JPEG, PNG or WebP photo or scan.", File: true, Required: true, Types: []string{"application/pdf", "image/jpeg", "image/png", "image/webp"}}}
+	upload := form{{Name: "file", Doc: "An invoice: PDF (a ZUGFeRD, Factur-X or XRechnung PDF is read from its XML) or a JPEG, PNG or WebP photo or scan.", File: true, Required: true, Types: []string{"application/pdf", "image/jpeg", "image/png", "image/webp"}}, passwordPart}
 	register(s, huma.Operation{
 		OperationID: "postXrechnungExtract", Method: http.MethodPost, Path: "/api/xrechnung/extract", Tags: []string{"XRechnung"},
 		Summary: "Extract invoice data from a PDF or photo", RequestBody: upload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},

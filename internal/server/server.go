@@ -183,7 +183,7 @@ func New(cfg Config) (*Server, error) {
 		return newProblem(context.Background(), status, msg, errs...)
 	}
 	s.api = humago.New(s.mux, hc)
-	s.api.UseMiddleware(s.guard)
+	s.api.UseMiddleware(s.guard, s.foldEnums)
 
 	s.registerPDFTools()
 	s.registerPreview()

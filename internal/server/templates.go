@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ func (s *Server) registerTemplates() {
 		OperationID: "postTemplates", Method: http.MethodPost, Path: "/api/templates", Tags: tag, Summary: "Upload a template",
 		Description: "Stores a template for the calling key: HTML, a .docx or .xlsx (filled by /v1/convert/word-to-pdf variables and /api/spreadsheets/fill), or a zip of HTML and assets. The kind is read from the content. 409 when the name is taken. Answers {name, kind, size, sha256, uploadedAt}.",
 		RequestBody: templateUpload.body(),
-	}, func(ctx context.Context, _ *struct{}) (*struct{ Body map[string]any }, error) {
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body map[string]string }, error) {
 		u, err := templateUpload.read(ctx)
 		if err != nil {
 			return nil, err
@@ -94,7 +95,8 @@ func (s *Server) registerTemplates() {
 		if err := s.store.PutTemplate(ctx, t); err != nil {
 			return nil, err
 		}
-		return &struct{ Body map[string]any }{map[string]any{"name": t.Name, "kind": t.Kind, "size": len(f.Data), "sha256": t.SHA256, "uploadedAt": t.UploadedAt.Format(time.RFC3339)}}, nil
+		// The spec's answer is an object of string values: the size too.
+		return &struct{ Body map[string]string }{map[string]string{"name": t.Name, "kind": t.Kind, "size": strconv.Itoa(len(f.Data)), "sha256": t.SHA256, "uploadedAt": t.UploadedAt.Format(time.RFC3339)}}, nil
 	}, s.uploads())
 
 	register(s, huma.Operation{

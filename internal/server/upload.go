@@ -11,12 +11,15 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/b64"
+	"github.com/papierkram/papierkram/pdf"
 )
 
 // part describes one part of a multipart upload. The same description reads the request and
@@ -116,7 +119,7 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 		spec, ok := byName[name]
 		if !ok {
 			p.Close()
-			return nil, fault.New(fault.InvalidInput, "unknown multipart part %q; this endpoint takes %s", name, f.names())
+			return nil, fault.New(fault.InvalidInput, "unknown multipart part %q; this endpoint takes %s", name, f.names()).With("field", name)
 		}
 		count := len(u.Files[name])
 		if _, dup := u.Fields[name]; dup {
@@ -125,9 +128,9 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 		if limit := max(spec.Max, 1); count >= limit {
 			p.Close()
 			if spec.Max > 1 {
-				return nil, fault.New(fault.InvalidInput, "part %q: at most %d allowed", name, spec.Max)
+				return nil, fault.New(fault.InvalidInput, "part %q: at most %d allowed", name, spec.Max).With("field", name)
 			}
-			return nil, fault.New(fault.InvalidInput, "part %q was sent more than once", name)
+			return nil, fault.New(fault.InvalidInput, "part %q was sent more than once", name).With("field", name)
 		}
 		if spec.File {
 			var buf bytes.Buffer
@@ -145,7 +148,7 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 			return nil, multipartErr(err)
 		}
 		if len(data) > maxFieldBytes {
-			return nil, fault.New(fault.PayloadTooLarge, "part %q is larger than %d bytes", name, maxFieldBytes)
+			return nil, fault.New(fault.PayloadTooLarge, "part %q is larger than %d bytes", name, maxFieldBytes).With("field", name)
 		}
 		u.Fields[name] = string(data)
 	}
@@ -159,9 +162,41 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 		if fs := u.Files[p.Name]; len(fs) > 0 && (len(fs[0].Data) > 0 || !p.File) {
 			continue
 		}
-		return nil, fault.New(fault.InvalidInput, "the multipart part %q is required and was missing or empty", p.Name)
+		return nil, fault.New(fault.InvalidInput, "the multipart part %q is required and was missing or empty", p.Name).With("field", p.Name)
+	}
+	if err := f.open(ctx, u); err != nil {
+		return nil, err
 	}
 	return u, nil
+}
+
+// passwordPart lets a form take the password of a PDF that needs one to open.
+var passwordPart = part{Name: "password", Doc: "The password of a PDF that needs one to open (a user password); the PDF is decrypted with it before anything else, and the result is not encrypted. Used once, never logged or stored."}
+
+// open decrypts the PDFs of an upload with the password sent beside them, when the form
+// takes one, and forgets the password.
+func (f form) open(ctx context.Context, u *Upload) error {
+	pw, ok := u.Fields[passwordPart.Name]
+	if !ok || !slices.ContainsFunc(f, func(p part) bool { return p.Name == passwordPart.Name && !p.File }) {
+		return nil
+	}
+	delete(u.Fields, passwordPart.Name)
+	if pw == "" {
+		return nil
+	}
+	for _, files := range u.Files {
+		for _, file := range files {
+			if !pdf.IsPDF(file.Data) {
+				continue
+			}
+			plain, err := pdf.Decrypt(ctx, file.Data, pw)
+			if err != nil {
+				return err
+			}
+			file.Data = plain
+		}
+	}
+	return nil
 }
 
 // multipartErr turns a reader error into a coded one: too large, or malformed.
@@ -237,12 +272,12 @@ type Base64Body struct {
 func (b *Base64Body) decode() ([]byte, string, error) {
 	for k := range b.Body {
 		if k != base64Key && k != "filename" {
-			return nil, "", fault.New(fault.InvalidInput, "unknown key %q; the document goes under %q", k, base64Key)
+			return nil, "", fault.New(fault.InvalidInput, "unknown key %q; the document goes under %q", k, base64Key).With("field", k)
 		}
 	}
 	s, ok := b.Body[base64Key]
 	if !ok || s == "" {
-		return nil, "", fault.New(fault.InvalidInput, "the key %q with the Base64 document is missing", base64Key)
+		return nil, "", fault.New(fault.InvalidInput, "the key %q with the Base64 document is missing", base64Key).With("field", base64Key)
 	}
 	data, err := decodeBase64(s)
 	if err != nil {
@@ -302,7 +337,11 @@ func jsonErr(err error) error {
 	case errors.As(err, &te):
 		return fault.New(fault.InvalidInput, "field %q must be %s, not %s", te.Field, te.Type, te.Value).With("field", te.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return fault.New(fault.InvalidInput, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		e := fault.New(fault.InvalidInput, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		if name, err := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field ")); err == nil {
+			e = e.With("field", name)
+		}
+		return e
 	case errors.Is(err, io.EOF):
 		return fault.New(fault.InvalidInput, "the body is empty")
 	case errors.Is(err, io.ErrUnexpectedEOF):
