@@ -52,6 +52,7 @@ type slot struct {
 	proc    Process
 	started bool
 	jobs    int
+	limit   int // jobs before this process is recycled; 0 = never
 }
 
 // Supervisor runs jobs for one external program.
@@ -111,7 +112,10 @@ func New(cfg Config) *Supervisor {
 	}
 	s := &Supervisor{cfg: cfg, log: cfg.Logger.With("engine", cfg.Name), slots: make(chan *slot, cfg.Concurrency), done: make(chan struct{})}
 	for i := range cfg.Concurrency {
-		sl := &slot{id: i}
+		// The first processes recycle at staggered counts (slot i of n after MaxJobs·(n−i)/n
+		// jobs), so that jobs spread evenly over the slots do not retire every process at
+		// once: one warm spare can only stand in for one of them at a time.
+		sl := &slot{id: i, limit: cfg.MaxJobs - i*cfg.MaxJobs/max(cfg.Concurrency, 1)}
 		if cfg.New != nil {
 			sl.proc = cfg.New(i)
 		}
@@ -284,7 +288,7 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 			s.retire(sl, w.retire)
 		case err != nil && sl.proc.Healthy(context.WithoutCancel(ctx)) != nil:
 			s.retire(sl, "unhealthy after a failed job")
-		case s.cfg.MaxJobs > 0 && sl.jobs >= s.cfg.MaxJobs:
+		case sl.limit > 0 && sl.jobs >= sl.limit:
 			s.retire(sl, "recycled after max jobs")
 		}
 	}
@@ -421,7 +425,7 @@ func (s *Supervisor) retire(sl *slot, why string) {
 	if err := sl.proc.Stop(); err != nil {
 		s.log.Warn("stop process", "slot", sl.id, "error", err)
 	}
-	sl.started = false
+	sl.started, sl.limit = false, s.cfg.MaxJobs
 	if p := s.takeSpare(); p != nil {
 		sl.proc, sl.started, sl.jobs = p, true, 0
 	} else {

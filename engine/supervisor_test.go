@@ -224,6 +224,28 @@ func TestRecycleAfterMaxJobs(t *testing.T) {
 	}
 }
 
+// TestRecyclesAreStaggered: with jobs spread evenly, the first processes do not all reach
+// MaxJobs together: slot 1 of 2 recycles after half as many jobs, so one spare covers each.
+func TestRecyclesAreStaggered(t *testing.T) {
+	s, _ := pool(t, Config{Name: "t", Concurrency: 2, MaxJobs: 4})
+	restartsAfter := func(n int) int64 {
+		for range n {
+			if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s.Stats().Restarts
+	}
+	// Jobs alternate over the two slots: after 4, slot 1 (limit 2) was recycled, slot 0
+	// (limit 4) not yet; after 8, slot 0 too, and slot 1's new process is at 2 of 4.
+	if r := restartsAfter(4); r != 1 {
+		t.Fatalf("restarts after 4 jobs: %d, want 1", r)
+	}
+	if r := restartsAfter(4); r != 2 {
+		t.Fatalf("restarts after 8 jobs: %d, want 2", r)
+	}
+}
+
 func TestStopWaitsThenRefuses(t *testing.T) {
 	s, _ := pool(t, Config{Name: "t", Concurrency: 1, Eager: true})
 	started, finished := make(chan struct{}), atomic.Bool{}
