@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 
@@ -27,6 +26,7 @@ import (
 
 	"github.com/papierkram/papierkram/convert/tmpl"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
 // Limits of a template package: Word documents are small; these stop zip bombs.
@@ -54,37 +54,15 @@ func Open(data []byte) (*Package, error) {
 		}
 		return nil, fault.New(fault.InvalidInput, "the document is a legacy binary Office file; templating needs .docx")
 	}
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	z, err := archive.Open(data, archive.Limits{Noun: "the document", Kind: ".docx", Entries: MaxEntries, Part: MaxPartBytes, Total: MaxTotal})
 	if err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "the document is not a valid .docx (not a zip package): %v", err)
+		return nil, err
 	}
-	if len(z.File) > MaxEntries {
-		return nil, fault.New(fault.InvalidInput, "the document has %d parts; at most %d are accepted", len(z.File), MaxEntries)
+	parts, names, err := z.ReadAll()
+	if err != nil {
+		return nil, err
 	}
-	p := &Package{parts: map[string][]byte{}}
-	var total int64
-	for _, f := range z.File {
-		if f.UncompressedSize64 > MaxPartBytes {
-			return nil, fault.New(fault.InvalidInput, "part %s unpacks to %d bytes; at most %d are accepted (zip bomb?)", f.Name, f.UncompressedSize64, MaxPartBytes)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fault.Wrap(fault.InvalidInput, err, "the document's part %s cannot be read: %v", f.Name, err)
-		}
-		// The declared size may lie: read at most one byte past the limit.
-		b, err := io.ReadAll(io.LimitReader(rc, MaxPartBytes+1))
-		rc.Close()
-		if err != nil {
-			return nil, fault.Wrap(fault.InvalidInput, err, "the document's part %s is damaged: %v", f.Name, err)
-		}
-		if total += int64(len(b)); len(b) > MaxPartBytes || total > MaxTotal {
-			return nil, fault.New(fault.InvalidInput, "the document unpacks to more than %d bytes (zip bomb?)", MaxTotal)
-		}
-		if _, dup := p.parts[f.Name]; !dup {
-			p.names = append(p.names, f.Name)
-		}
-		p.parts[f.Name] = b
-	}
+	p := &Package{parts: parts, names: names}
 	if _, ok := p.parts["word/document.xml"]; !ok {
 		return nil, fault.New(fault.InvalidInput, "the package has no word/document.xml: it is not a Word document")
 	}

@@ -2,11 +2,9 @@ package tmpl
 
 import (
 	"archive/zip"
-	"bytes"
 	"encoding/base64"
 	"fmt"
 	"html"
-	"io"
 	"math"
 	"path"
 	"strconv"
@@ -16,6 +14,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
 // Limits of rendering: a template and its data cannot blow up into gigabytes.
@@ -380,21 +379,22 @@ func (l locale) money(x float64, cur string) string {
 	return sym + n
 }
 
-// maxAssets bounds the files of a zip template inlined into its page.
-const maxAssets = 50 << 20
+// bundleLimits bound a zip template: its page and the files inlined into it unpack to at
+// most 50 MB together.
+var bundleLimits = archive.Limits{Noun: "the zip template", Entries: maxZipEntries, Part: 50 << 20, Total: 50 << 20}
 
 // Bundle reads a zip template (HTML with its assets): the page is index.html, or the zip's
 // only .html file; every other file the page names by its path (in src, href or url()) is
 // inlined as a data: URL, so the page needs no file system and no network.
 func Bundle(data []byte) (string, error) {
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	z, err := archive.Open(data, bundleLimits)
 	if err != nil {
-		return "", fault.New(fault.InvalidInput, "the template is a damaged zip file: %v", err)
+		return "", err
 	}
 	var page *zip.File
 	var pages []*zip.File
 	assets := map[string]*zip.File{}
-	for _, f := range z.File {
+	for _, f := range z.Files {
 		name := strings.TrimPrefix(f.Name, "./")
 		switch lower := strings.ToLower(name); {
 		case strings.HasSuffix(name, "/"):
@@ -412,36 +412,19 @@ func Bundle(data []byte) (string, error) {
 	if page == nil {
 		return "", fault.New(fault.InvalidInput, "the zip template needs index.html (or exactly one .html file)")
 	}
-	read := func(f *zip.File, limit int64) ([]byte, error) {
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fault.New(fault.InvalidInput, "%s in the zip cannot be read: %v", f.Name, err)
-		}
-		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, limit+1))
-		if err != nil {
-			return nil, fault.New(fault.InvalidInput, "%s in the zip cannot be read: %v", f.Name, err)
-		}
-		if int64(len(b)) > limit {
-			return nil, fault.New(fault.PayloadTooLarge, "the zip template unpacks to more than %d MB", maxAssets>>20)
-		}
-		return b, nil
-	}
-	html, err := read(page, maxAssets)
+	html, err := z.Read(page)
 	if err != nil {
 		return "", err
 	}
 	out := string(html)
-	budget := int64(maxAssets)
 	for name, f := range assets {
 		if !strings.Contains(out, name) {
 			continue
 		}
-		b, err := read(f, budget)
+		b, err := z.Read(f)
 		if err != nil {
 			return "", err
 		}
-		budget -= int64(len(b))
 		uri := "data:" + mimeOf(name) + ";base64," + base64.StdEncoding.EncodeToString(b)
 		for _, q := range []string{`"`, `'`, `(`} {
 			closing := map[string]string{`"`: `"`, `'`: `'`, `(`: `)`}[q]

@@ -1,7 +1,6 @@
 package tmpl
 
 import (
-	"archive/zip"
 	"bytes"
 	"regexp"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
 // Tag patterns, shared by every filler.
@@ -133,15 +133,12 @@ const maxZipEntries = 10_000
 // HTML with assets, or HTML text. Anything else is fault.InvalidInput.
 func Detect(data []byte) (string, error) {
 	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
-		z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		z, err := archive.Open(data, bundleLimits)
 		if err != nil {
-			return "", fault.New(fault.InvalidInput, "the template is a damaged zip file: %v", err)
-		}
-		if len(z.File) > maxZipEntries {
-			return "", fault.New(fault.InvalidInput, "the template zip has more than %d entries", maxZipEntries)
+			return "", err
 		}
 		html := 0
-		for _, f := range z.File {
+		for _, f := range z.Files {
 			switch name := strings.ToLower(f.Name); {
 			case name == "word/document.xml":
 				return KindDOCX, nil

@@ -3,46 +3,21 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
-	"io"
 
-	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
-// Limits of a workbook package read for font embedding (the same spirit as Word's).
-const (
-	maxEntries = 5000
-	maxPart    = 128 << 20
-	maxTotal   = 512 << 20
-)
+// workbookLimits bound a workbook package read for font embedding (the same spirit as Word's).
+var workbookLimits = archive.Limits{Noun: "the workbook", Kind: ".xlsx or .ods file", Entries: 5000, Part: 128 << 20, Total: 512 << 20}
 
 // unpack reads a zip package (an .xlsx or .ods) with limits against zip bombs, keeping the
 // entry order.
 func unpack(doc []byte) (map[string][]byte, []string, error) {
-	z, err := zip.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	z, err := archive.Open(doc, workbookLimits)
 	if err != nil {
-		return nil, nil, fault.Wrap(fault.InvalidInput, err, "the workbook cannot be read: it is damaged or not an .xlsx or .ods file")
+		return nil, nil, err
 	}
-	if len(z.File) > maxEntries {
-		return nil, nil, fault.New(fault.InvalidInput, "the workbook has %d parts; at most %d are accepted", len(z.File), maxEntries)
-	}
-	parts, order := map[string][]byte{}, []string{}
-	var total int
-	for _, f := range z.File {
-		rc, err := f.Open()
-		if err != nil {
-			return nil, nil, fault.Wrap(fault.InvalidInput, err, "the workbook's part %s cannot be read", f.Name)
-		}
-		b, err := io.ReadAll(io.LimitReader(rc, maxPart+1))
-		rc.Close()
-		if total += len(b); err != nil || len(b) > maxPart || total > maxTotal {
-			return nil, nil, fault.New(fault.InvalidInput, "the workbook's part %s is damaged or unpacks too large", f.Name)
-		}
-		if _, dup := parts[f.Name]; !dup {
-			order = append(order, f.Name)
-		}
-		parts[f.Name] = b
-	}
-	return parts, order, nil
+	return z.ReadAll()
 }
 
 // repack writes parts as a zip in their order; an ODF "mimetype" entry is stored

@@ -1,9 +1,7 @@
 package office
 
 import (
-	"archive/zip"
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -25,6 +23,7 @@ import (
 
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
 // Binaries: Debian's LibreOffice and the system Python that has python3-uno (a Python
@@ -294,11 +293,11 @@ func unoTransport(msg string) bool {
 
 // embedsFonts tells whether an OOXML or ODF package carries fonts (word/fonts/, Fonts/).
 func embedsFonts(doc []byte) bool {
-	z, err := zip.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	z, err := archive.Open(doc, archive.Limits{Noun: "the document", Entries: sanMaxEntries})
 	if err != nil {
 		return false
 	}
-	for _, f := range z.File {
+	for _, f := range z.Files {
 		if strings.HasPrefix(f.Name, "word/fonts/") || strings.HasPrefix(f.Name, "Fonts/") {
 			return true
 		}

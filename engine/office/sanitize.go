@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/archive"
 )
 
 // The sanitiser takes out of a document what would make LibreOffice load something from
@@ -66,31 +67,31 @@ func sanitize(doc []byte, ext string) ([]byte, error) {
 	return doc, nil // .doc, .xls, .rtf, HTML: see the settings and the network isolation
 }
 
-var errNotZip = errors.New("not a zip package")
+// errNotZip is what Open says of data that is no zip: such a document is no package.
+var errNotZip = archive.ErrNotZip
 
 // flatODF are the single-file OpenDocument types: XML of the same vocabulary as a package's.
 var flatODF = map[string]bool{"fodt": true, "fods": true, "fodp": true, "fodg": true}
 
 func sanitizeZip(doc []byte, depth int, budget *int64) ([]byte, error) {
-	z, err := zip.NewReader(bytes.NewReader(doc), int64(len(doc)))
+	// The directory through the project's zip reader; the entries are streamed below, each
+	// sniffed by its first bytes and read only when it is markup, within the budget.
+	z, err := archive.Open(doc, archive.Limits{Noun: "the document", Entries: sanMaxEntries, Part: sanMaxPart, Total: *budget})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errNotZip, err)
+		return nil, err
 	}
-	if len(z.File) > sanMaxEntries {
-		return nil, fault.New(fault.InvalidInput, "the document has %d parts; at most %d are accepted", len(z.File), sanMaxEntries)
-	}
-	seen := make(map[string]bool, len(z.File))
+	seen := make(map[string]bool, len(z.Files))
 	type entry struct {
 		f    *zip.File
 		data []byte // new content, or nil: copied as it is
 	}
-	entries := make([]entry, len(z.File))
+	entries := make([]entry, len(z.Files))
 	// The relationship parts last: a hyperlink's relationship stays only if its part uses
 	// it as nothing else (LibreOffice takes a picture from any external relationship,
 	// whatever its type). refs are the ids each part uses outside hyperlinks.
 	refs := map[string]map[string]bool{}
 	var rels []int
-	for i, f := range z.File {
+	for i, f := range z.Files {
 		// Two entries of one name: which one would LibreOffice read?
 		if seen[f.Name] {
 			return nil, fault.New(fault.InvalidInput, "the document's package holds the part %q twice", f.Name)
