@@ -75,6 +75,7 @@ type Supervisor struct {
 	jobs      *prometheus.CounterVec
 	durations prometheus.Histogram
 	queueLen  prometheus.GaugeFunc
+	slotsG    prometheus.GaugeFunc
 	runningG  prometheus.GaugeFunc
 	restartsN atomic.Int64
 	jobsN     atomic.Int64
@@ -127,6 +128,8 @@ func New(cfg Config) *Supervisor {
 	s.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "papierkram_engine_jobs_total", Help: "Jobs by result.", ConstLabels: labels}, []string{"result"})
 	s.durations = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "papierkram_engine_job_duration_seconds", Help: "Job run time, queueing excluded.", ConstLabels: labels,
 		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}})
+	s.slotsG = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_slots", Help: "Processes the engine runs jobs in at once (its concurrency).", ConstLabels: labels},
+		func() float64 { return float64(cfg.Concurrency) })
 	s.queueLen = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_queue_length", Help: "Jobs waiting for a slot.", ConstLabels: labels},
 		func() float64 { return float64(s.Stats().Queued) })
 	s.runningG = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_running", Help: "Jobs running.", ConstLabels: labels},
@@ -140,6 +143,7 @@ func (s *Supervisor) Name() string { return s.cfg.Name }
 // Describe and Collect make a Supervisor a prometheus.Collector.
 func (s *Supervisor) Describe(ch chan<- *prometheus.Desc) {
 	s.restarts.Describe(ch)
+	s.slotsG.Describe(ch)
 	s.jobs.Describe(ch)
 	s.durations.Describe(ch)
 	s.queueLen.Describe(ch)
@@ -148,6 +152,7 @@ func (s *Supervisor) Describe(ch chan<- *prometheus.Desc) {
 
 func (s *Supervisor) Collect(ch chan<- prometheus.Metric) {
 	s.restarts.Collect(ch)
+	s.slotsG.Collect(ch)
 	s.jobs.Collect(ch)
 	s.durations.Collect(ch)
 	s.queueLen.Collect(ch)

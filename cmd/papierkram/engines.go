@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
-	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,28 +32,55 @@ type engines struct {
 	tesseract   *tesseract.Tesseract
 }
 
-// newEngines builds the engines; every temporary file they make lives under tempRoot (the
-// process's run directory, swept at the next start if the process is killed).
-func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy) (*engines, error) {
-	cpus := runtime.NumCPU()
+// engineNames are the engines --concurrency can size.
+var engineNames = []string{"chromium", "office", "ghostscript", "poppler", "tesseract"}
+
+// defaultConcurrency is each engine's number of processes: one per core (each runs one job at
+// a time), pdftoppm two per core (its jobs are short and mostly I/O).
+func defaultConcurrency(cpus int) map[string]int {
+	return map[string]int{"chromium": cpus, "office": cpus, "ghostscript": cpus, "poppler": 2 * cpus, "tesseract": cpus}
+}
+
+// parseConcurrency reads --concurrency: comma-separated engine=n pairs over the defaults.
+func parseConcurrency(spec string, cpus int) (map[string]int, error) {
+	c := defaultConcurrency(cpus)
+	for _, item := range strings.Split(spec, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		name, v, ok := strings.Cut(item, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if _, known := c[name]; !ok || !known || err != nil || n < 1 || n > 64 {
+			return nil, fmt.Errorf("--concurrency %q: write engine=n with n from 1 to 64, engines %s", item, strings.Join(engineNames, ", "))
+		}
+		c[name] = n
+	}
+	return c, nil
+}
+
+// newEngines builds the engines with conc processes each; every temporary file they make
+// lives under tempRoot (the process's run directory, swept at the next start if the process
+// is killed).
+func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy, conc map[string]int) (*engines, error) {
 	// One soffice per core, each converting one document at a time.
 	// A spare soffice and a spare browser stand by once the pools are in use: a process
 	// retired (recycled, crashed, or left with a document's fonts) is replaced at once
 	// instead of the next request waiting for a cold start.
-	of, err := office.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot, Spare: true})
+	of, err := office.New(engine.Config{Concurrency: conc["office"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot, Spare: true})
 	if err != nil {
 		return nil, err
 	}
 	return &engines{
 		office: of,
 		// Tesseract runs single-threaded, one process per core.
-		tesseract:   tesseract.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
-		poppler:     poppler.New(engine.Config{Concurrency: 2 * cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
-		ghostscript: ghostscript.New(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		tesseract:   tesseract.New(engine.Config{Concurrency: conc["tesseract"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		poppler:     poppler.New(engine.Config{Concurrency: conc["poppler"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		ghostscript: ghostscript.New(engine.Config{Concurrency: conc["ghostscript"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound. Each browser's own proxy holds every
 		// connection a page makes to the network policy.
-		chromium: chromium.NewEngine(engine.Config{Concurrency: cpus, JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
+		chromium: chromium.NewEngine(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
 	}, nil
 }
 

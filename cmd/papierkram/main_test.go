@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	_ "image/png"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,7 +67,7 @@ func get(t *testing.T, url, key string) (int, map[string]any) {
 func TestServeEndToEnd(t *testing.T) {
 	bin := binary(t)
 	addr, dir := freeAddr(t), t.TempDir()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir)
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir, "--concurrency", "chromium=1, tesseract=3")
 	cmd.Env = append(os.Environ(), "PAPIERKRAM_API_KEYS=k1, k2")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -104,6 +106,21 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "papierkram.db")); err != nil {
 		t.Fatalf("store not in --data-dir: %v", err)
+	}
+	// --concurrency sizes the engines it names; the others keep one process per core.
+	req, _ := http.NewRequest("GET", base+"/metrics", nil)
+	req.Header.Set("X-API-Key", "k1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`papierkram_engine_slots{engine="chromium"} 1`, `papierkram_engine_slots{engine="tesseract"} 3`,
+		fmt.Sprintf(`papierkram_engine_slots{engine="office"} %d`, runtime.NumCPU())} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -459,5 +476,17 @@ func TestToolboxCommands(t *testing.T) {
 	}
 	if js, err := exec.Command(bin, "pdf", "bookmarks", in).Output(); err != nil || !strings.Contains(string(js), `"count": 0`) {
 		t.Fatalf("bookmarks: %v %s", err, js)
+	}
+}
+
+func TestParseConcurrency(t *testing.T) {
+	c, err := parseConcurrency(" Chromium=4 ,office=1,", 2)
+	if err != nil || c["chromium"] != 4 || c["office"] != 1 || c["poppler"] != 4 || c["tesseract"] != 2 {
+		t.Errorf("%v %v", c, err)
+	}
+	for _, bad := range []string{"word=2", "chromium", "chromium=0", "office=65", "office=x"} {
+		if _, err := parseConcurrency(bad, 2); err == nil || !strings.Contains(err.Error(), "engine=n") {
+			t.Errorf("%q: %v", bad, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,7 @@ func serveCmd() *cobra.Command {
 		drainDelay               time.Duration
 		asyncTimeout, rescue     time.Duration
 		locale                   string
+		concurrency              string
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -119,7 +121,11 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			}
 			defer run.Close()
 			network := netguard.Policy{Allow: allow}
-			eng, err := newEngines(log, jobTimeout, run.Path, network)
+			conc, err := parseConcurrency(concurrency, runtime.NumCPU())
+			if err != nil {
+				return err
+			}
+			eng, err := newEngines(log, jobTimeout, run.Path, network, conc)
 			if err != nil {
 				return err
 			}
@@ -160,6 +166,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
+	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract; default one per core, poppler two)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")
 	f.DurationVar(&asyncTimeout, "async-timeout", envDuration("PAPIERKRAM_ASYNC_TIMEOUT", 10*time.Minute), "time limit of one asynchronous job (receipts/extract-async, documents/generate-async)")
