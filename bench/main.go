@@ -349,7 +349,7 @@ func (e *env) send(req *http.Request) error {
 
 type result struct {
 	p50, p95, p99, max time.Duration
-	rps           float64
+	rps                float64
 }
 
 // measure runs n calls of f with c workers, after a short warm-up.
