@@ -35,7 +35,7 @@ func ReadFont(data []byte) (f FontFace, err error) {
 	}
 	font, err := sfnt.Parse(data)
 	if err != nil {
-		return f, fault.New(fault.InvalidInput, "not a TrueType or OpenType font: %v", err)
+		return f, fault.Wrap(fault.InvalidInput, err, "not a TrueType or OpenType font: %v", err)
 	}
 	name := func(id sfnt.NameID) string {
 		s, err := font.Name(nil, id)

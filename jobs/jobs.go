@@ -139,7 +139,7 @@ func checkWebhook(ctx context.Context, p netguard.Policy, w *Webhook) error {
 		return nil
 	}
 	if _, err := p.CheckURL(ctx, w.URL); err != nil {
-		return fault.New(fault.InvalidInput, "callbackUrl: %v", err).With("field", "callbackUrl")
+		return fault.Wrap(fault.InvalidInput, err, "callbackUrl: %v", err).With("field", "callbackUrl")
 	}
 	return nil
 }

@@ -170,7 +170,7 @@ func FromCSV(data []byte, o CSVOptions) ([]byte, error) {
 	}
 	if sheet != "Sheet1" {
 		if err := f.SetSheetName("Sheet1", sheet); err != nil {
-			return nil, fault.New(fault.InvalidInput, "sheet name %q: %v", sheet, err)
+			return nil, fault.Wrap(fault.InvalidInput, err, "sheet name %q: %v", sheet, err)
 		}
 	}
 	sw, err := f.NewStreamWriter(sheet)
@@ -189,7 +189,7 @@ func FromCSV(data []byte, o CSVOptions) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, fault.New(fault.InvalidInput, "the CSV cannot be read: %v", err)
+			return nil, fault.Wrap(fault.InvalidInput, err, "the CSV cannot be read: %v", err)
 		}
 		line++
 		if fields += len(rec); fields > maxCSVFields {
@@ -211,7 +211,7 @@ func FromCSV(data []byte, o CSVOptions) ([]byte, error) {
 		}
 		cell, _ := excelize.CoordinatesToCellName(1, line)
 		if err := sw.SetRow(cell, row); err != nil {
-			return nil, fault.New(fault.InvalidInput, "line %d: %v", line, err)
+			return nil, fault.Wrap(fault.InvalidInput, err, "line %d: %v", line, err)
 		}
 	}
 	if err := sw.Flush(); err != nil {

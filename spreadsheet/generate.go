@@ -128,7 +128,7 @@ func Generate(w Workbook) ([]byte, error) {
 			_, err = f.NewSheet(name)
 		}
 		if err != nil {
-			return nil, fault.New(fault.InvalidInput, "sheet %q: %v", name, err)
+			return nil, fault.Wrap(fault.InvalidInput, err, "sheet %q: %v", name, err)
 		}
 		if err := writeSheet(f, name, s, bold); err != nil {
 			return nil, err
@@ -173,12 +173,12 @@ func writeSheet(f *excelize.File, name string, s Sheet, bold int) error {
 			width = max(10, float64(len([]rune(c.Header)))+2)
 		}
 		if err := f.SetColWidth(name, col, col, min(width, 255)); err != nil {
-			return fault.New(fault.InvalidInput, "sheet %q, column %q: %v", name, c.Header, err)
+			return fault.Wrap(fault.InvalidInput, err, "sheet %q, column %q: %v", name, c.Header, err)
 		}
 		if nf := c.format(); nf != "" {
 			st, err := f.NewStyle(&excelize.Style{CustomNumFmt: &nf})
 			if err != nil {
-				return fault.New(fault.InvalidInput, "sheet %q, column %q: number format %q: %v", name, c.Header, nf, err)
+				return fault.Wrap(fault.InvalidInput, err, "sheet %q, column %q: number format %q: %v", name, c.Header, nf, err)
 			}
 			styles[j] = st
 		}
@@ -191,7 +191,7 @@ func writeSheet(f *excelize.File, name string, s Sheet, bold int) error {
 		r := i + 2
 		values, err := rowValues(raw, s.Columns)
 		if err != nil {
-			return fault.New(fault.InvalidInput, "sheet %q, row %d: %v", name, i+1, err)
+			return fault.Wrap(fault.InvalidInput, err, "sheet %q, row %d: %v", name, i+1, err)
 		}
 		for j, c := range s.Columns {
 			cell, _ := excelize.CoordinatesToCellName(j+1, r)
@@ -200,7 +200,7 @@ func writeSheet(f *excelize.File, name string, s Sheet, bold int) error {
 				v = strings.ReplaceAll(c.Formula, "{row}", fmt.Sprint(r))
 			}
 			if err := setCell(f, name, cell, c, v); err != nil {
-				return fault.New(fault.InvalidInput, "sheet %q, row %d, column %q: %v", name, i+1, c.Header, err)
+				return fault.Wrap(fault.InvalidInput, err, "sheet %q, row %d, column %q: %v", name, i+1, c.Header, err)
 			}
 			if styles[j] != 0 {
 				if err := f.SetCellStyle(name, cell, cell, styles[j]); err != nil {

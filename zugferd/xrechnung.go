@@ -63,11 +63,11 @@ func ToXRechnung(ctx context.Context, pdfData []byte, o ConvertOptions) (*Conver
 	id := strings.TrimSpace(o.LeitwegID)
 	if id != "" {
 		if err := einvoice.CheckLeitwegID(id); err != nil {
-			return nil, fault.New(fault.InvalidInput, "leitwegId: %v", err).With("field", "leitwegId")
+			return nil, fault.Wrap(fault.InvalidInput, err, "leitwegId: %v", err).With("field", "leitwegId")
 		}
 	}
 	if _, err := einvoice.XRechnungGuideline(o.Version); err != nil {
-		return nil, fault.New(fault.InvalidInput, "targetVersion: %v", err).With("field", "targetVersion")
+		return nil, fault.Wrap(fault.InvalidInput, err, "targetVersion: %v", err).With("field", "targetVersion")
 	}
 
 	doc, _, err := Extract(ctx, pdfData)
@@ -106,7 +106,7 @@ func ToXRechnung(ctx context.Context, pdfData []byte, o ConvertOptions) (*Conver
 			return nil, fault.New(fault.Unprocessable, "the invoice has no Leitweg-ID (buyer reference, BT-10); send leitwegId").With("missingFields", noLeitwegID)
 		}
 		if err := einvoice.CheckLeitwegID(inv.BuyerReference); err != nil {
-			return nil, fault.New(fault.Unprocessable, "the buyer reference (BT-10) is not a valid Leitweg-ID: %v", err)
+			return nil, fault.Wrap(fault.Unprocessable, err, "the buyer reference (BT-10) is not a valid Leitweg-ID: %v", err)
 		}
 	}
 

@@ -202,7 +202,7 @@ func (r *renderer) value(t *valueTag, sc Scope) (string, error) {
 		}
 		x, err := number(v)
 		if err != nil {
-			return "", fault.New(fault.InvalidInput, "template: %s of %s: %v", t.helper, t.name, err)
+			return "", fault.Wrap(fault.InvalidInput, err, "template: %s of %s: %v", t.helper, t.name, err)
 		}
 		if t.helper == "number" {
 			decimals := 2
@@ -228,7 +228,7 @@ func (r *renderer) value(t *valueTag, sc Scope) (string, error) {
 		}
 		d, err := parseDate(s)
 		if err != nil {
-			return "", fault.New(fault.InvalidInput, "template: date of %s: %v", t.name, err)
+			return "", fault.Wrap(fault.InvalidInput, err, "template: date of %s: %v", t.name, err)
 		}
 		layout := arg(0)
 		if layout == "" {
@@ -250,7 +250,7 @@ func (r *renderer) value(t *valueTag, sc Scope) (string, error) {
 		}
 		png, err := qrcode.Encode(s, qrcode.Medium, size)
 		if err != nil {
-			return "", fault.New(fault.InvalidInput, "template: qr of %s: %v", t.name, err)
+			return "", fault.Wrap(fault.InvalidInput, err, "template: qr of %s: %v", t.name, err)
 		}
 		return fmt.Sprintf(`<img class="qr" width="%d" height="%d" alt="QR code" src="data:image/png;base64,%s">`, size, size, base64.StdEncoding.EncodeToString(png)), nil
 	case "barcode":
@@ -260,7 +260,7 @@ func (r *renderer) value(t *valueTag, sc Scope) (string, error) {
 		}
 		svg, err := barcode(s, strings.ToLower(arg(0)), arg(1))
 		if err != nil {
-			return "", fault.New(fault.InvalidInput, "template: barcode of %s: %v", t.name, err)
+			return "", fault.Wrap(fault.InvalidInput, err, "template: barcode of %s: %v", t.name, err)
 		}
 		return svg, nil
 	case "image":

@@ -339,7 +339,7 @@ func apply(f *excelize.File, sheet string, opt Options) error {
 			}
 			in, err := convert.Length(x.v)
 			if err != nil {
-				return fault.New(fault.InvalidInput, "%s: %v", x.name, err)
+				return fault.Wrap(fault.InvalidInput, err, "%s: %v", x.name, err)
 			}
 			*x.dst = ptr(in)
 		}

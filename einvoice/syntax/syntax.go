@@ -182,7 +182,7 @@ func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) 
 	if einvoice.ProfileOf(in.Specification) != einvoice.XRechnung || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
 		g, err := einvoice.XRechnungGuideline(version)
 		if err != nil {
-			return nil, fault.New(fault.InvalidInput, "%v", err)
+			return nil, fault.Wrap(fault.InvalidInput, err, "%v", err)
 		}
 		in.Specification = g
 	}

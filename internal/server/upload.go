@@ -347,5 +347,5 @@ func jsonErr(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fault.New(fault.InvalidInput, "the body is not valid JSON: it ends early")
 	}
-	return fault.New(fault.InvalidInput, "the body cannot be read: %v", err)
+	return fault.Wrap(fault.InvalidInput, err, "the body cannot be read: %v", err)
 }

@@ -145,7 +145,7 @@ func (s *Server) embed(ctx context.Context, file []byte, name string, inv *einvo
 	if strings.TrimSpace(profile) != "" {
 		var err error
 		if p, err = einvoice.ParseProfile(profile); err != nil {
-			return nil, fault.New(fault.InvalidInput, "profile: %v", err).With("field", "profile")
+			return nil, fault.Wrap(fault.InvalidInput, err, "profile: %v", err).With("field", "profile")
 		}
 	}
 	xml, err := cii.Write(inv, cii.Options{Profile: p})
@@ -291,7 +291,7 @@ func (f *toXRechnungFields) options() (zugferd.ConvertOptions, error) {
 	o := zugferd.ConvertOptions{Version: f.Version, LeitwegID: f.LeitwegID, LeitwegIDMode: f.LeitwegIDMode, EnforceLeitwegID: f.Enforce, Validate: f.Validate == nil || *f.Validate}
 	var err error
 	if o.Syntax, err = syntax.Parse(f.Syntax, syntax.UBL); err != nil {
-		return o, fault.New(fault.InvalidInput, "targetSyntax: %v", err).With("field", "targetSyntax")
+		return o, fault.Wrap(fault.InvalidInput, err, "targetSyntax: %v", err).With("field", "targetSyntax")
 	}
 	return o, nil
 }
