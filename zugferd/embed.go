@@ -19,6 +19,10 @@ type Options struct {
 	// has none, names the invoice ("Invoice 471102").
 	Title string
 	Now   time.Time // the modification date; default time.Now
+	// Invoice is the invoice the XML was written from, when the caller has it (the API and
+	// the CLI write the XML from InvoiceData): its number titles an untitled PDF without
+	// reading the XML back.
+	Invoice *einvoice.Invoice
 }
 
 // Result is an embedded e-invoice PDF.
@@ -52,20 +56,17 @@ func Relationship(p einvoice.Profile) string {
 // unless it already is one with embedded fonts and an output intent, and the XML is
 // embedded as an associated file with the Factur-X XMP properties and their schema.
 func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options) (*Result, error) {
-	in, err := syntax.Detect(ctx, xml)
-	if err != nil {
-		return nil, err
-	}
-	if in.Syntax != syntax.CII {
-		return nil, fault.New(fault.InvalidInput, "ZUGFeRD and Factur-X carry CII; this invoice is %s", in.Syntax)
-	}
-	p := in.Profile
-	if p == "" {
-		return nil, fault.New(fault.InvalidInput, "the invoice's guideline (BT-24) %q is none of the ZUGFeRD / Factur-X profiles or XRechnung", in.Guideline)
-	}
+	// One parse of the XML: the validation report names its syntax and profile too.
 	report, err := rules.Validate(ctx, xml)
 	if err != nil {
 		return nil, err
+	}
+	if report.Syntax != syntax.CII {
+		return nil, fault.New(fault.InvalidInput, "ZUGFeRD and Factur-X carry CII; this invoice is %s", report.Syntax)
+	}
+	p := report.Profile
+	if p == "" {
+		return nil, fault.New(fault.InvalidInput, "the invoice's guideline (BT-24) %q is none of the ZUGFeRD / Factur-X profiles or XRechnung", report.Guideline)
 	}
 	if !report.Valid {
 		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s) of the %s profile, so nothing was embedded: %s", report.Summary.Errors, p, describe(report.Failed())).With("report", report)
@@ -83,7 +84,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	if o.Title != "" {
 		ch.Title = &o.Title
 	} else if m, err := d.Metadata(); err == nil && m.Title == "" {
-		if number, _ := invoiceNumber(ctx, xml); number != "" {
+		if number, _ := invoiceNumber(ctx, xml, o.Invoice); number != "" {
 			t := "Invoice " + number
 			ch.Title = &t
 		}
@@ -110,7 +111,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	}
 	// The container checks of Validate, on our own output: a file we would call invalid
 	// must not leave here.
-	got, err := Validate(ctx, out, ValidateOptions{})
+	got, err := Validate(ctx, out, ValidateOptions{known: &knownXML{xml: xml, report: report}})
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, err, "the embedded PDF cannot be read back")
 	}
@@ -149,7 +150,10 @@ func schema(p einvoice.Profile, fileName string) *pdf.XMPSchema {
 	}
 }
 
-func invoiceNumber(ctx context.Context, xml []byte) (string, error) {
+func invoiceNumber(ctx context.Context, xml []byte, known *einvoice.Invoice) (string, error) {
+	if known != nil {
+		return known.Number, nil
+	}
 	inv, _, err := syntax.Read(ctx, xml)
 	if err != nil {
 		return "", err

@@ -152,7 +152,7 @@ func (s *Server) embed(ctx context.Context, file []byte, name string, inv *einvo
 	if err != nil {
 		return nil, err
 	}
-	res, err := zugferd.Embed(ctx, s.cfg.PDFA, file, xml, zugferd.Options{Title: title, Now: s.now()})
+	res, err := zugferd.Embed(ctx, s.cfg.PDFA, file, xml, zugferd.Options{Title: title, Now: s.now(), Invoice: inv})
 	if err != nil {
 		return nil, err
 	}
