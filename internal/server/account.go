@@ -102,8 +102,7 @@ func (s *Server) monthOr(m string) string {
 func (s *Server) registerAccount() {
 	register(s, huma.Operation{
 		OperationID: "validateKey", Method: http.MethodGet, Path: "/api/auth/validate", Tags: []string{"Authentication"},
-		Summary:     "Validate the API key",
-		Description: "Who am I: the key's id, name, plan and remaining conversions this month. 401 when the key is missing or invalid.",
+		Summary: "Validate the API key",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body Whoami }, error) {
 		k := keyFrom(ctx)
 		u, err := s.usageOf(ctx, k, store.Month(s.now()))
@@ -115,7 +114,7 @@ func (s *Server) registerAccount() {
 
 	register(s, huma.Operation{
 		OperationID: "getUsage", Method: http.MethodGet, Path: "/api/usage", Tags: []string{"Authentication"},
-		Summary: "Usage of the calling key", Description: "Requests, conversions and credits of the calling key in a month, by endpoint family.",
+		Summary: "Usage of the calling key",
 	}, func(ctx context.Context, in *monthQuery) (*struct{ Body *KeyUsage }, error) {
 		u, err := s.usageOf(ctx, keyFrom(ctx), s.monthOr(in.Month))
 		if err != nil {

@@ -13,9 +13,8 @@ import (
 func (s *Server) registerConvert() {
 	register(s, huma.Operation{
 		OperationID: "postConvertHtmlToPdf", Method: http.MethodPost, Path: "/v1/convert/html-to-pdf", Tags: []string{"Conversion"},
-		Summary:     "HTML or URL to PDF",
-		Description: "Renders HTML (or an https:// URL) in headless Chromium. Sub-resources load only from https:// addresses outside the server's network and data: URLs; JavaScript runs only with executeJs. Each success counts one conversion. 504 timeout when rendering runs over the time limit.",
-		Responses:   binaryResponse(pdfResponse),
+		Summary:   "HTML or URL to PDF",
+		Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body convert.HTMLRequest }) (*fileOutput, error) {
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "HTML rendering (Chromium) is not configured on this server")
@@ -34,9 +33,8 @@ func (s *Server) registerConvert() {
 
 	register(s, huma.Operation{
 		OperationID: "postConvertMarkdownToPdf", Method: http.MethodPost, Path: "/v1/convert/markdown-to-pdf", Tags: []string{"Conversion"},
-		Summary:     "Markdown to PDF",
-		Description: "CommonMark and GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks), footnotes, definition lists, fenced code highlighted in more than 180 languages, YAML front matter (title, author, date become metadata), sanitised inline HTML, print themes default, technical, stationery and custom. Each success counts one conversion.",
-		Responses:   binaryResponse(pdfResponse),
+		Summary:   "Markdown to PDF",
+		Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body convert.MarkdownRequest }) (*fileOutput, error) {
 		if s.cfg.Printer == nil {
 			return nil, fault.New(fault.EngineUnavailable, "Markdown rendering (Chromium) is not configured on this server")

@@ -17,9 +17,8 @@ import (
 func (s *Server) registerDocuments() {
 	register(s, huma.Operation{
 		OperationID: "postDocumentsGenerate", Method: http.MethodPost, Path: "/api/documents/generate", Tags: []string{"Documents"},
-		Summary:     "Generate a PDF from an HTML template and data",
-		Description: "Fills a stored or inline HTML template (values HTML-escaped; {#items}…{/items} repeats; helpers {{money total}}, {{number qty 2}}, {{date issued}}, {{qr payment}} for an inline QR code, {{image logo}} for a data: image) for the locale, then prints it on the warm Chromium with the page settings of /v1/convert/html-to-pdf (format, orientation, margins, header and footer with page numbers, PDF/A-3b, stationery) and an optional text watermark on every page. JavaScript stays off; the template reaches no network unless the server allows it.",
-		Responses:   binaryResponse(pdfResponse),
+		Summary:   "Generate a PDF from an HTML template and data",
+		Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body document.Request }) (*fileOutput, error) {
 		run, err := s.documentJob(ctx, keyFrom(ctx).ID, &in.Body)
 		if err != nil {
@@ -32,9 +31,8 @@ func (s *Server) registerDocuments() {
 func (s *Server) registerCompose() {
 	register(s, huma.Operation{
 		OperationID: "postDocumentsCompose", Method: http.MethodPost, Path: "/api/documents/compose", Tags: []string{"Documents"},
-		Summary:     "Compose several parts into one PDF",
-		Description: "Renders each part (a stored or inline HTML template with data, a Base64 PDF, or a Base64 .docx with placeholders) and puts them in order into one PDF, optionally after a table of contents (titled parts with their first page), with a bookmark per titled part and page numbers counted through the whole document ({page} and {pages} in pageNumbers).",
-		Responses:   binaryResponse(pdfResponse),
+		Summary:   "Compose several parts into one PDF",
+		Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *struct{ Body document.ComposeRequest }) (*fileOutput, error) {
 		r := &in.Body
 		for i := range r.Parts {
@@ -178,7 +176,6 @@ func (s *Server) registerDocumentJobs() {
 	register(s, huma.Operation{
 		OperationID: "postDocumentsGenerateAsync", Method: http.MethodPost, Path: "/api/documents/generate-async", Tags: tag,
 		Summary:       "Generate a document asynchronously",
-		Description:   "Checks the request like /api/documents/generate, answers 202 with the job at once and generates in the background. Poll statusUrl, fetch resultUrl when completed; jobs and results are kept for 30 minutes (in the shared database when the service runs on PostgreSQL, so any instance answers, and a job whose instance stopped runs on another). With callbackUrl, the event document.generation.completed (result: {url, contentType, size}) or document.generation.failed (error) is POSTed with {event, deliveryId, jobId, status, filename, durationMs}, signed when callbackSecret is given, retried after 1 s, 5 s and 30 s when the receiver fails; header X-Service-Delivery repeats deliveryId, the same on every retry, so a receiver can drop duplicates (delivery is at least once).",
 		DefaultStatus: http.StatusAccepted,
 	}, func(ctx context.Context, in *struct{ Body AsyncDocumentRequest }) (*struct {
 		Location string `header:"Location"`
@@ -232,8 +229,7 @@ func (s *Server) registerDocumentJobs() {
 
 	register(s, huma.Operation{
 		OperationID: "getDocumentsJobResult", Method: http.MethodGet, Path: "/api/documents/jobs/{jobId}/result", Tags: tag, Summary: "The document of a completed job",
-		Description: "409 while the job is queued or running, or when it failed (the error says why); 404 after 30 minutes.",
-		Errors:      []int{http.StatusNotFound, http.StatusConflict}, Responses: binaryResponse(map[string]*huma.MediaType{"application/octet-stream": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}),
+		Errors: []int{http.StatusNotFound, http.StatusConflict}, Responses: binaryResponse(map[string]*huma.MediaType{"application/octet-stream": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}),
 	}, func(ctx context.Context, in *jobPath) (*fileOutput, error) {
 		j, err := s.jobs.Get(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {

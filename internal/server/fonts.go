@@ -89,7 +89,6 @@ func (s *Server) registerFonts() {
 	tag := []string{"Fonts"}
 	register(s, huma.Operation{
 		OperationID: "getFonts", Method: http.MethodGet, Path: "/api/fonts", Tags: tag, Summary: "List fonts",
-		Description: "The calling key's uploaded fonts, the families installed for everyone, and the stand-ins for proprietary fonts (Calibri → Carlito, Cambria → Caladea, Arial and Helvetica → Liberation Sans, Times → Liberation Serif, Courier → Liberation Mono).",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body FontList }, error) {
 		fonts, err := s.store.Fonts(ctx, keyFrom(ctx).ID, false)
 		if err != nil {
@@ -104,7 +103,6 @@ func (s *Server) registerFonts() {
 
 	register(s, huma.Operation{
 		OperationID: "postFonts", Method: http.MethodPost, Path: "/api/fonts", Tags: tag, Summary: "Upload a font",
-		Description: "Stores a TrueType or OpenType font for the calling key; its family, weight and style are read from the font. The key's HTML renders (html-to-pdf, markdown-to-pdf, documents) can use it by family name in CSS; Word and Excel conversions use the installed pool only. 409 when the name is taken.",
 		RequestBody: fontUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body FontEntry }, error) {
 		u, err := fontUpload.read(ctx)

@@ -27,7 +27,6 @@ func (s *Server) registerForms() {
 	register(s, huma.Operation{
 		OperationID: "postPdfFormsFields", Method: http.MethodPost, Path: "/api/pdf-forms/fields", Tags: tag,
 		Summary: "List the form fields of a PDF", RequestBody: pdfUpload.body(),
-		Description: "Every terminal AcroForm field: full name, type (text, checkbox, radio, choice, signature, button), value, options, required and read-only flags, maximum length, and each widget's page and rectangle. A PDF without a form answers an empty list.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body FormFields }, error) {
 		d, _, err := uploadedPDF(ctx)
 		if err != nil {
@@ -46,7 +45,6 @@ func (s *Server) registerForms() {
 	register(s, huma.Operation{
 		OperationID: "postPdfFormsFill", Method: http.MethodPost, Path: "/api/pdf-forms/fill", Tags: tag,
 		Summary: "Fill the form fields of a PDF", RequestBody: formFillForm.body(), Responses: binaryResponse(pdfResponse),
-		Description: "Sets fields by full name and writes appearance streams for the new values, so every viewer (and text extraction) shows them. Unknown fields, read-only fields and values a field cannot take (a choice not among its options, text for a check box) are 400 naming each in `fields`; nothing is written then. With flatten the values become page content and the form is removed.",
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		u, err := formFillForm.read(ctx)
 		if err != nil {

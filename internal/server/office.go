@@ -83,7 +83,6 @@ func (s *Server) registerOffice() {
 	register(s, huma.Operation{
 		OperationID: "postConvertWordToPdf", Method: http.MethodPost, Path: "/v1/convert/word-to-pdf", Tags: []string{"Conversion"},
 		Summary:     "Word to PDF",
-		Description: "Converts with warm LibreOffice processes (several at once). A .docx is first filled as a template when variables are given; Word's split runs are handled. Macros never run and links are not updated. Fonts missing on the server fall back to metric-compatible ones (Carlito for Calibri, Caladea for Cambria, Liberation for Arial, Times New Roman, Courier New). 422 when LibreOffice cannot open the file, 504 when a conversion runs over the time limit.",
 		RequestBody: wordUpload.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		if s.cfg.Office == nil {
@@ -113,7 +112,6 @@ func (s *Server) registerOffice() {
 	register(s, huma.Operation{
 		OperationID: "postConvertExcelToPdf", Method: http.MethodPost, Path: "/v1/convert/excel-to-pdf", Tags: []string{"Conversion"},
 		Summary:     "Excel to PDF",
-		Description: "Applies the print options to the workbook and converts with LibreOffice: formulas recalculated, charts as vectors, macros never run, external links not fetched. Print areas in the workbook apply when printArea is not given. Options go as multipart fields next to the document; margins, headerFooter and sheets are JSON strings.",
 		RequestBody: excelUpload.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		if s.cfg.Office == nil {

@@ -112,7 +112,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsSplit", Method: http.MethodPost, Path: "/api/pdf-tools/split", Tags: tag,
 		Summary: "Split a PDF", RequestBody: pdfUpload.body(),
-		Description: "pages=all gives one PDF per page; 1-3,4-6 one per range; 1,3,5 one per page named. The parts come back as Base64 PDFs in order.",
 	}, func(ctx context.Context, in *pagesQuery) (*struct{ Body SplitResult }, error) {
 		d, _, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
@@ -132,7 +131,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsRotate", Method: http.MethodPost, Path: "/api/pdf-tools/rotate", Tags: tag,
 		Summary: "Rotate pages", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
-		Description: "Turns the selected pages clockwise by degrees; the rotation adds to each page's own.",
 	}, func(ctx context.Context, in *rotateQuery) (*fileOutput, error) {
 		d, f, sp, err := uploadedPages(ctx, in.Pages)
 		if err != nil {
@@ -148,7 +146,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsMetadata", Method: http.MethodPost, Path: "/api/pdf-tools/metadata", Tags: tag,
 		Summary: "Read PDF metadata", RequestBody: pdfUpload.body(),
-		Description: "Title, author, subject, keywords, creator, producer, creation and modification date, page count, PDF version and whether the file is encrypted. A file encrypted with an owner password only is read; one that needs a password to open is 400 encrypted_pdf.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *pdf.Info }, error) {
 		up, err := pdfUpload.read(ctx)
 		if err != nil {
@@ -164,7 +161,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsMetadataSet", Method: http.MethodPost, Path: "/api/pdf-tools/metadata/set", Tags: tag,
 		Summary: "Set PDF metadata", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
-		Description: "Writes the given fields to the Info dictionary and the XMP metadata alike, as an incremental update: the original content, PDF/A identification and earlier signatures are kept. An empty or absent parameter leaves its field as it is.",
 	}, func(ctx context.Context, in *metadataSetQuery) (*fileOutput, error) {
 		d, f, err := uploadedPDF(ctx)
 		if err != nil {
@@ -197,7 +193,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsPdfa", Method: http.MethodPost, Path: "/api/pdf-tools/pdfa", Tags: tag,
 		Summary: "Convert to PDF/A-3b", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
-		Description: "PDF/A-3b with an embedded sRGB ICC profile (OutputIntent), fonts embedded, XMP pdfaid part 3 conformance B. title and author go to XMP and the Info dictionary alike; the source's other document information is kept.",
 	}, func(ctx context.Context, in *PDFAQuery) (*fileOutput, error) {
 		up, err := pdfUpload.read(ctx)
 		if err != nil {
@@ -221,7 +216,6 @@ func (s *Server) registerPDFTools() {
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsMerge", Method: http.MethodPost, Path: "/api/pdf-tools/merge", Tags: tag,
 		Summary: "Merge PDFs", RequestBody: mergeUpload.body(), Responses: binaryResponse(pdfResponse),
-		Description: "Joins the uploaded files (parts named files, 2 to 50) into one PDF, in upload order.",
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		up, err := mergeUpload.read(ctx)
 		if err != nil {

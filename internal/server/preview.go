@@ -161,7 +161,7 @@ func (s *Server) registerPreview() {
 
 	register(s, huma.Operation{
 		OperationID: "pageCount", Method: http.MethodPost, Path: "/api/preview/page-count", Tags: tag,
-		Summary: "Count the pages of a PDF", Description: "Returns {\"pages\": N}. 400 with code invalid_pdf for a file that is not a readable PDF, encrypted_pdf for an encrypted one.",
+		Summary:     "Count the pages of a PDF",
 		RequestBody: pdfUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body PageCount }, error) {
 		d, _, err := uploadedPDF(ctx)

@@ -123,7 +123,6 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExtract", Method: http.MethodPost, Path: "/api/receipts/extract", Tags: tag,
 		Summary: "Extract a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Reads a receipt photo, scan or PDF: the PDF's own text, else OCR (Tesseract, German and English, straightened and turned upright), then the rules engine; with a language model configured the model reads the image too and its answer is reconciled with the printed figures (one AI credit). Answers the ReceiptExtractionResult. A file that is no supported image or PDF is 400; an extraction that finds nothing is 500 with code extraction_failed and the result's members (success false, error).",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *receipt.Result }, error) {
 		r, err := s.extractUpload(ctx)
 		if err != nil {
@@ -135,7 +134,6 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExtractBatch", Method: http.MethodPost, Path: "/api/receipts/extract-batch", Tags: tag,
 		Summary: "Extract up to 20 receipts", RequestBody: receiptBatch.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Extracts each file on its own, several at once, and answers one result per file in the order sent. A bad file gives a result with success false and error; it does not fail the others. No files or more than 20 is 400. Each file counts as one heavy operation against the key's rate limit.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body BatchExtractionResult }, error) {
 		u, err := receiptBatch.read(ctx)
 		if err != nil {
@@ -177,8 +175,7 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExtractAsync", Method: http.MethodPost, Path: "/api/receipts/extract-async", Tags: tag,
 		Summary: "Extract a receipt asynchronously", RequestBody: receiptUpload.body(), DefaultStatus: http.StatusAccepted,
-		Errors:      []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Checks the file's type, answers 202 with the ReceiptJob at once and extracts in the background; poll statusUrl (the result is inlined when completed). Jobs live 30 minutes (in the shared database when the service runs on PostgreSQL: any instance answers, and a job whose instance stopped runs on another). With callbackUrl the event receipt.extraction.completed (result: the full ReceiptExtractionResult) or receipt.extraction.failed (error) is POSTed as {event, deliveryId, jobId, status, filename, durationMs, result | error}; with callbackSecret it carries X-Service-Signature, the lowercase hex HMAC-SHA256 of the exact body. A receiver that fails is retried after 1 s, 5 s and 30 s; header X-Service-Delivery repeats deliveryId, the same on every retry, so a receiver can drop duplicates (delivery is at least once). The callback URL must pass the outbound network policy.",
+		Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
 	}, func(ctx context.Context, in *asyncQuery) (*struct {
 		Location string `header:"Location"`
 		Body     *ReceiptJob
@@ -214,8 +211,7 @@ func (s *Server) registerReceipts() {
 
 	register(s, huma.Operation{
 		OperationID: "getReceiptsJob", Method: http.MethodGet, Path: "/api/receipts/jobs/{jobId}", Tags: tag, Summary: "State of an extraction job",
-		Description: "The ReceiptJob; once completed it carries the result. 404 for another key's job and after 30 minutes.",
-		Errors:      []int{http.StatusNotFound},
+		Errors: []int{http.StatusNotFound},
 	}, func(ctx context.Context, in *jobPath) (*struct{ Body *ReceiptJob }, error) {
 		j, err := s.jobs.Get(ctx, keyFrom(ctx).ID, in.JobID)
 		if err != nil {
@@ -237,7 +233,6 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsToDocument", Method: http.MethodPost, Path: "/api/receipts/to-document", Tags: tag,
 		Summary: "Expense report from a receipt", RequestBody: receiptUpload.body(), Errors: []int{http.StatusBadRequest, http.StatusNotFound, http.StatusInternalServerError},
-		Description: "Extracts the receipt and lays the figures, the VAT breakdown, the accounts and the receipt image out as an expense report (Spesenbeleg): PDF (Chromium) or DOCX (LibreOffice). templateName uses a stored HTML, zip or Word template instead of the built-in layout; it receives the data keys title, issuer, issuerAddress, issuerVatId, date, time, type, typeName, reference, currency, net, vatAmount, gross, vat (rate, net, vat, gross), items (description, quantity, total), hasItems, paymentMethod, paymentName, category, skr03, skr04, accountNote and image (a data: URL for {{image image}}). Answers ReceiptToDocumentResult: the document in Base64 under file, and the extraction.",
 	}, func(ctx context.Context, in *toDocumentQuery) (*struct{ Body ReceiptToDocumentResult }, error) {
 		r, err := s.extractUpload(ctx)
 		if err != nil {
@@ -328,8 +323,7 @@ func (s *Server) registerReceipts() {
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExportDatev", Method: http.MethodPost, Path: "/api/receipts/export/datev", Tags: tag,
 		Summary: "Export receipts as a DATEV booking batch", RequestBody: exportBody, Errors: []int{http.StatusBadRequest},
-		Responses:   binaryResponse(csvResponse),
-		Description: "A JSON array of ReceiptData as a DATEV Buchungsstapel (EXTF format 700, category 21, version 13; Windows-1252, semicolons, decimal comma, CRLF) for import into DATEV Rechnungswesen or Unternehmen online: one booking per receipt, its gross amount on the expense account of the chosen chart (the receipt's skr03Account / skr04Account, else our suggestion) against Kasse (cash or no payment method; SKR03 1000, SKR04 1600) or Bank (SKR03 1200, SKR04 1800) or `contraAccount`, BU key 9 for 19 % and 8 for 7 % input tax; a receipt whose VAT fits neither rate (several rates) is booked without a key, its text starting \"USt aufteilen\". Receipts need a date and a gross amount in EUR and must fall into one fiscal year (400 naming the receipt otherwise).",
+		Responses: binaryResponse(csvResponse),
 	}, func(ctx context.Context, in *datevQuery) (*fileOutput, error) {
 		var rows []receipt.Data
 		if err := readJSON(ctx, &rows); err != nil {
@@ -374,7 +368,6 @@ func (s *Server) registerInvoiceExtract() {
 	register(s, huma.Operation{
 		OperationID: "postXrechnungExtract", Method: http.MethodPost, Path: "/api/xrechnung/extract", Tags: []string{"XRechnung"},
 		Summary: "Extract invoice data from a PDF or photo", RequestBody: upload.body(), Errors: []int{http.StatusBadRequest, http.StatusInternalServerError},
-		Description: "Answers the ExtractionResult: InvoiceData ready for /api/xrechnung/generate and /api/zugferd/embed, missingFields (the business terms an XRechnung needs that the document did not show, e.g. BT-10 the Leitweg-ID) and aiExtractionUsed. A PDF that carries ZUGFeRD, Factur-X or XRechnung XML is read from it exactly; other PDFs from their text, scans and photos by OCR; the language model, when configured, reads it too (one AI credit), its totals checked against the printed figures. A file that is no PDF or image is 400; a document with no invoice data is 500 extraction_failed.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *receipt.InvoiceResult }, error) {
 		u, err := upload.read(ctx)
 		if err != nil {

@@ -33,6 +33,9 @@ var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.S
 // register adds one operation with its metadata; every API route goes through here.
 func register[I, O any](s *Server, op huma.Operation, h func(context.Context, *I) (*O, error), opts ...opt) {
 	m := &routeMeta{family: familyOf(op.Path), maxBody: maxJSONBody}
+	if op.Description == "" {
+		op.Description = prose[op.OperationID]
+	}
 	for _, o := range opts {
 		o(m)
 	}

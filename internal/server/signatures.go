@@ -128,8 +128,7 @@ func (s *Server) registerSignatures() {
 
 	register(s, huma.Operation{
 		OperationID: "postSignaturesSign", Method: http.MethodPost, Path: "/api/signatures/sign", Tags: tag, Summary: "Sign a PDF",
-		Description: "Signs with a stored or inline PKCS#12 certificate as an incremental update (earlier signatures and PDF/A conformance are kept); optional visible box and RFC 3161 timestamp. Expired or not-yet-valid certificates are refused.",
-		Responses:   binaryResponse(pdfResponse),
+		Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *signInput) (*fileOutput, error) {
 		b := in.Body
 		data, err := decodeBase64(b.File)
@@ -168,7 +167,7 @@ func (s *Server) registerSignatures() {
 
 	register(s, huma.Operation{
 		OperationID: "postSignaturesSignUpload", Method: http.MethodPost, Path: "/api/signatures/sign/upload", Tags: tag, Summary: "Sign an uploaded PDF",
-		Description: "As /api/signatures/sign with the PDF and the PKCS#12 file uploaded as parts pdf and certificate.", RequestBody: signUpload.body(), Responses: binaryResponse(pdfResponse),
+		RequestBody: signUpload.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *signUploadQuery) (*fileOutput, error) {
 		u, err := signUpload.read(ctx)
 		if err != nil {
@@ -227,7 +226,6 @@ func (s *Server) registerSignatures() {
 
 	register(s, huma.Operation{
 		OperationID: "postSignaturesCertificates", Method: http.MethodPost, Path: "/api/signatures/certificates", Tags: tag, Summary: "Store a certificate",
-		Description: "Stores a PKCS#12 file for the calling key, referable by name in /api/signatures/sign. The file is kept as uploaded (its private key stays encrypted under its password); the password is never stored. 409 when the name is taken.",
 		RequestBody: certUpload.body(),
 	}, func(ctx context.Context, in *certUploadQuery) (*struct{ Body map[string]string }, error) {
 		u, err := certUpload.read(ctx)
@@ -275,7 +273,6 @@ func (s *Server) registerSignatures() {
 
 	register(s, huma.Operation{
 		OperationID: "postSignaturesCertificatesInfo", Method: http.MethodPost, Path: "/api/signatures/certificates/info", Tags: tag, Summary: "Inspect a certificate",
-		Description: "Subject, issuer, validity, key usage and fingerprint of a PKCS#12 file; nothing is stored. 400 invalid_certificate_password for a wrong password.",
 		RequestBody: certInfoUpload.body(),
 	}, func(ctx context.Context, in *passwordQuery) (*struct{ Body *signature.CertInfo }, error) {
 		u, err := certInfoUpload.read(ctx)

@@ -44,8 +44,7 @@ func (s *Server) registerSpreadsheets() {
 	tag := []string{"Spreadsheets"}
 	register(s, huma.Operation{
 		OperationID: "postSpreadsheetsGenerate", Method: http.MethodPost, Path: "/api/spreadsheets/generate", Tags: tag,
-		Summary:     "Generate an XLSX workbook",
-		Description: "Builds a workbook from sheets of typed columns (text, number, currency, percent, date, boolean; Excel number formats), rows as arrays or objects, formulas (a string starting with =, or a column formula with {row}), a frozen header, an auto-filter and a totals row (SUBTOTAL). The file is marked for recalculation on opening, so Excel and LibreOffice show every formula's result.",
+		Summary: "Generate an XLSX workbook",
 		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
 			Schema:  s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[spreadsheet.Workbook](), true, ""),
 			Example: json.RawMessage(`{"sheets":[{"name":"Ausgaben","freezeHeader":true,"autoFilter":true,"totalsRow":true,"columns":[{"header":"Artikel"},{"header":"Menge","key":"qty","type":"number"},{"header":"Preis","key":"price","type":"currency","currency":"EUR"},{"header":"Betrag","type":"currency","formula":"=B{row}*C{row}"}],"rows":[["Papier",2,12.5],{"Artikel":"Toner","qty":1,"price":37.5}]}]}`),
@@ -66,7 +65,6 @@ func (s *Server) registerSpreadsheets() {
 	register(s, huma.Operation{
 		OperationID: "postSpreadsheetsFill", Method: http.MethodPost, Path: "/api/spreadsheets/fill", Tags: tag,
 		Summary:     "Fill an XLSX template",
-		Description: "Fills {{name}} cells with typed values (numbers stay numbers), repeats the rows from {#items} to {/items} per item with their styles and formulas (each copy's formulas point at its own row; a range below that ended at the template row grows over the copies, so a SUM adds every item), and answers the workbook, or with format=PDF its PDF through LibreOffice. Template mistakes (an unclosed section) are 400.",
 		RequestBody: fillForm.body(), Responses: binaryResponse(map[string]*huma.MediaType{xlsxType: xlsxResponse[xlsxType], "application/pdf": pdfResponse["application/pdf"]}),
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		u, err := fillForm.read(ctx)
@@ -103,7 +101,6 @@ func (s *Server) registerSpreadsheets() {
 	register(s, huma.Operation{
 		OperationID: "postSpreadsheetsConvert", Method: http.MethodPost, Path: "/api/spreadsheets/convert", Tags: tag,
 		Summary:     "Convert between XLSX, CSV, ODS and JSON",
-		Description: "to=csv: one sheet as UTF-8 CSV (numbers as values with the chosen decimal separator, dates as shown, every record as wide as the sheet). to=json: one sheet as objects keyed by its first row. to=ods: the workbook as OpenDocument through LibreOffice. to=xlsx: CSV into a workbook, numbers typed, the first line a frozen bold header.",
 		RequestBody: sheetConvertForm.body(),
 		Responses: binaryResponse(map[string]*huma.MediaType{xlsxType: xlsxResponse[xlsxType], "text/csv": csvResponse["text/csv"],
 			"application/json": {Schema: &huma.Schema{Type: "array", Items: &huma.Schema{Type: "object"}}}, "application/vnd.oasis.opendocument.spreadsheet": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}),

@@ -53,7 +53,6 @@ func (s *Server) registerTemplates() {
 	tag := []string{"Templates"}
 	register(s, huma.Operation{
 		OperationID: "getTemplates", Method: http.MethodGet, Path: "/api/templates", Tags: tag, Summary: "List templates",
-		Description: "The names of the calling key's stored templates (other keys' are never visible), sorted.",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []string }, error) {
 		list, err := s.store.Templates(ctx, keyFrom(ctx).ID)
 		if err != nil {
@@ -68,7 +67,6 @@ func (s *Server) registerTemplates() {
 
 	register(s, huma.Operation{
 		OperationID: "postTemplates", Method: http.MethodPost, Path: "/api/templates", Tags: tag, Summary: "Upload a template",
-		Description: "Stores a template for the calling key: HTML, a .docx or .xlsx (filled by /v1/convert/word-to-pdf variables and /api/spreadsheets/fill), or a zip of HTML and assets. The kind is read from the content. 409 when the name is taken. Answers {name, kind, size, sha256, uploadedAt}.",
 		RequestBody: templateUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body map[string]string }, error) {
 		u, err := templateUpload.read(ctx)

@@ -66,7 +66,6 @@ func (s *Server) registerXRechnung() {
 
 	register(s, huma.Operation{
 		OperationID: "postXrechnungGenerate", Method: http.MethodPost, Path: "/api/xrechnung/generate", Tags: tag, Summary: "Generate XRechnung XML",
-		Description: "Renders InvoiceData as XRechnung 3.0 (or 2.3 with xrechnungVersion) in CII (default) or UBL (xrechnungFormat). Amounts are decimal strings or numbers with a '.' separator; dates YYYY-MM-DD. Missing BT-24, BT-3 and BT-23 default to the XRechnung guideline, 380 and the PEPPOL process. The output is schema-valid; business rules are checked by /api/xrechnung/validate.",
 		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
 			Schema: &huma.Schema{AllOf: []*huma.Schema{invoiceSchema, {Type: "object", Properties: map[string]*huma.Schema{
 				"xrechnungFormat":  {Type: "string", Enum: []any{"CII", "UBL"}, Default: "CII", Description: "Output syntax."},
@@ -89,7 +88,6 @@ func (s *Server) registerXRechnung() {
 
 	register(s, huma.Operation{
 		OperationID: "postXrechnungParse", Method: http.MethodPost, Path: "/api/xrechnung/parse", Tags: tag, Summary: "Parse an e-invoice XML",
-		Description: "Reads a CII (ZUGFeRD, Factur-X, XRechnung) or UBL (Invoice, CreditNote) document, syntax detected, into InvoiceData. Documents with a DOCTYPE are refused (no entities, no XXE); errors name the line and the element path.",
 		RequestBody: xmlUpload.body(),
 		Responses: map[string]*huma.Response{"200": {Description: "InvoiceData.", Content: map[string]*huma.MediaType{
 			"application/json": {Schema: invoiceSchema}}}},
@@ -104,7 +102,6 @@ func (s *Server) registerXRechnung() {
 
 	register(s, huma.Operation{
 		OperationID: "postXrechnungDetect", Method: http.MethodPost, Path: "/api/xrechnung/detect", Tags: tag, Summary: "Detect CII or UBL",
-		Description: "Names the syntax (CII or UBL), the document type (Invoice or CreditNote), the type code, the guideline id (BT-24) and the profile it names (ZUGFeRD MINIMUM to EXTENDED, or XRECHNUNG with its version).",
 		RequestBody: xmlUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body DetectResult }, error) {
 		f, err := uploadedXML(ctx)
@@ -117,7 +114,6 @@ func (s *Server) registerXRechnung() {
 
 	register(s, huma.Operation{
 		OperationID: "postXrechnungTransform", Method: http.MethodPost, Path: "/api/xrechnung/transform", Tags: tag, Summary: "Transform CII to UBL (or UBL to CII)",
-		Description: "Converts between the syntaxes through the EN 16931 model (CEN/TS 16931-3 bindings); the source syntax is detected. CII to UBL is the spec's direction; UBL to CII works as well. Content one syntax cannot carry is refused with 400 naming the term (e.g. UBL needs at least one line, CII carries one preceding invoice).",
 		RequestBody: xmlUpload.body(), Responses: binaryResponse(xmlResponse),
 	}, func(ctx context.Context, in *transformQuery) (*fileOutput, error) {
 		target, err := syntax.Parse(in.TargetFormat, syntax.UBL)

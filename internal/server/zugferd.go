@@ -184,7 +184,6 @@ func (s *Server) registerZugferdEmbed() {
 	}, up)
 	register(s, huma.Operation{
 		OperationID: "postZugferdEmbedBase64", Method: http.MethodPost, Path: "/api/zugferd/embed/base64", Tags: tag, Summary: "Embed an invoice into a PDF (Base64 input)",
-		Description: "As /api/zugferd/embed, with a JSON ZugferdEmbedRequest: the PDF as Base64 under `file`, the InvoiceData under `invoice`.",
 		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
 			Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdEmbedRequest](), true, "")}}},
 		Responses: binaryResponse(pdfResponse),

@@ -1,0 +1,28 @@
+package server
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+)
+
+// The routes' descriptions live beside the code in prose/<file>.md, one "## operationId"
+// section each, so route code stays code and the prose can be read and edited as prose.
+// A description written in the operation itself (short ones) wins.
+//
+//go:embed prose/*.md
+var proseFiles embed.FS
+
+// prose maps an operation id to its description.
+var prose = func() map[string]string {
+	m := map[string]string{}
+	files, _ := fs.Glob(proseFiles, "prose/*.md")
+	for _, f := range files {
+		b, _ := proseFiles.ReadFile(f)
+		for _, sec := range strings.Split("\n"+string(b), "\n## ")[1:] {
+			id, text, _ := strings.Cut(sec, "\n")
+			m[strings.TrimSpace(id)] = strings.TrimSpace(text)
+		}
+	}
+	return m
+}()
