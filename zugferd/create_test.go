@@ -20,7 +20,7 @@ import (
 
 // printers are a real Chromium and Ghostscript for the view and create tests.
 func printers(t testing.TB) Printers {
-	cr := chromium.NewEngine(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
+	cr := chromium.New(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
 	t.Cleanup(func() { cr.Supervisor().Stop(context.Background()) })
 	return Printers{Printer: cr, PDFA: gs(t)}
 }

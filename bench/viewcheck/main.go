@@ -173,7 +173,7 @@ type printCheck struct {
 
 func newPrintCheck() *printCheck {
 	one := engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}
-	cr, gs := chromium.NewEngine(one), ghostscript.New(one)
+	cr, gs := chromium.New(one), ghostscript.New(one)
 	return &printCheck{p: zugferd.Printers{Printer: cr, PDFA: gs}, stop: func() {
 		cr.Supervisor().Stop(context.Background())
 		gs.Supervisor().Stop(context.Background())

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
@@ -20,7 +21,11 @@ import (
 	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/internal/server"
 	"github.com/papierkram/papierkram/netguard"
+	"github.com/papierkram/papierkram/pdf/compress"
 	"github.com/papierkram/papierkram/pdf/ocr"
+	"github.com/papierkram/papierkram/pdf/pdfa"
+	"github.com/papierkram/papierkram/pdf/preview"
+	"github.com/papierkram/papierkram/receipt"
 )
 
 // engines are the external programs the server drives.
@@ -80,7 +85,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound. Each browser's own proxy holds every
 		// connection a page makes to the network policy.
-		chromium: chromium.NewEngine(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
+		chromium: chromium.New(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
 	}, nil
 }
 
@@ -120,7 +125,7 @@ type local struct {
 
 func newLocal() *local {
 	one := engine.Config{Concurrency: 1}
-	return &local{ghostscript: ghostscript.New(one), poppler: poppler.New(one), tesseract: tesseract.New(one), chromium: chromium.NewEngine(one)}
+	return &local{ghostscript: ghostscript.New(one), poppler: poppler.New(one), tesseract: tesseract.New(one), chromium: chromium.New(one)}
 }
 
 // ops are the engines as the operation layer names them.
@@ -155,3 +160,18 @@ func (l *local) close() {
 		_ = l.office.Close(ctx)
 	}
 }
+
+// Interface guards: each engine does what the domain packages ask of it, checked where the
+// engines are built (the only place that names them).
+var (
+	_ convert.Printer    = (*chromium.Chromium)(nil)
+	_ convert.Office     = (*office.Office)(nil)
+	_ pdfa.Converter     = (*ghostscript.Ghostscript)(nil)
+	_ compress.Distiller = (*ghostscript.Ghostscript)(nil)
+	_ preview.Renderer   = (*poppler.Poppler)(nil)
+	_ ocr.Renderer       = (*poppler.Poppler)(nil)
+	_ receipt.OCR        = (*tesseract.Tesseract)(nil)
+	_ ocr.Recognizer     = (*tesseract.Tesseract)(nil)
+	_ server.Engine      = (*office.Office)(nil)
+	_ server.Engine      = (*engine.Supervisor)(nil)
+)

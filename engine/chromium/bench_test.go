@@ -15,7 +15,7 @@ import (
 func BenchmarkPrintInvoice(b *testing.B) {
 	root := b.TempDir()
 	os.Chmod(filepath.Dir(root), 0o711)
-	c := NewEngine(engine.Config{Concurrency: 1, JobTimeout: 60 * time.Second, TempRoot: root})
+	c := New(engine.Config{Concurrency: 1, JobTimeout: 60 * time.Second, TempRoot: root})
 	defer c.Supervisor().Stop(context.Background())
 	html := `<html><head><style>body{font-family:sans-serif} td{padding:2mm}</style></head><body>
 <h1>Rechnung 2026-001</h1><p>Muster GmbH, Hauptstraße 1, 10115 Berlin</p>

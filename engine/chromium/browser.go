@@ -170,9 +170,9 @@ func (t *tab) close() {
 	}
 }
 
-// New returns a Browser that is not started yet, with the default network policy (no
+// NewBrowser returns a Browser that is not started yet, with the default network policy (no
 // internal address) and its profile under os.TempDir().
-func New() *Browser { return &Browser{env: &common{log: slog.Default()}} }
+func NewBrowser() *Browser { return &Browser{env: &common{log: slog.Default()}} }
 
 // errNoSandbox is Chromium refusing to start because the kernel does not let it build its
 // sandbox (no unprivileged user namespaces: a container's seccomp profile, AppArmor).

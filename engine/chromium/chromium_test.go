@@ -21,7 +21,7 @@ import (
 )
 
 func pool(t *testing.T, n int) *Chromium {
-	c := NewEngine(engine.Config{Concurrency: n, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t)})
+	c := New(engine.Config{Concurrency: n, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t)})
 	t.Cleanup(func() { c.Supervisor().Stop(context.Background()) })
 	return c
 }
@@ -99,7 +99,7 @@ func TestNetworkPolicyAndJavaScript(t *testing.T) {
 func TestHungPageAndKilledBrowser(t *testing.T) {
 	// 5 s: room for the plain jobs after the hang on a busy machine (a fresh browser's first
 	// print); the bound below only says the endless script did not run on unchecked.
-	c := NewEngine(engine.Config{Concurrency: 1, JobTimeout: 5 * time.Second, TempRoot: t.TempDir()})
+	c := New(engine.Config{Concurrency: 1, JobTimeout: 5 * time.Second, TempRoot: t.TempDir()})
 	defer c.Supervisor().Stop(context.Background())
 	start := time.Now()
 	_, err := c.Print(context.Background(), Job{HTML: `<script>for(;;){}</script>`, JavaScript: true})
@@ -139,7 +139,7 @@ func TestHungPageAndKilledBrowser(t *testing.T) {
 // directory, which a killed browser leaves behind) live under the profile, and stopping the
 // browser removes them.
 func TestBrowserLeavesNoTemporaryFiles(t *testing.T) {
-	b := New()
+	b := NewBrowser()
 	if err := b.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}

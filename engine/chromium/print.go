@@ -49,7 +49,7 @@ type Chromium struct {
 	env *common
 }
 
-// Option configures NewEngine.
+// Option configures New.
 type Option func(*common)
 
 // WithPolicy is the network policy the browsers enforce on every connection a page makes
@@ -60,9 +60,9 @@ func WithPolicy(p netguard.Policy) Option { return func(c *common) { c.policy = 
 // nobody): Chromium refuses its sandbox as root.
 func WithUser(name string) Option { return func(c *common) { c.user = name } }
 
-// NewEngine returns a pool of browsers under a supervisor built from cfg. Their profiles
+// New returns a pool of browsers under a supervisor built from cfg. Their profiles
 // live under cfg.TempRoot.
-func NewEngine(cfg engine.Config, opts ...Option) *Chromium {
+func New(cfg engine.Config, opts ...Option) *Chromium {
 	cfg.Name, cfg.Binary = "chromium", Binary
 	env := &common{tempRoot: cfg.TempRoot, log: cfg.Logger}
 	if env.log == nil {

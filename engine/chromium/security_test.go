@@ -111,7 +111,7 @@ func TestProxyCarriesAllowedHTTPS(t *testing.T) {
 	}))
 	defer srv.Close()
 	policy := netguard.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	c := NewEngine(engine.Config{Concurrency: 1, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t)}, WithPolicy(policy))
+	c := New(engine.Config{Concurrency: 1, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t)}, WithPolicy(policy))
 	// The test server's certificate is its own; only tests ever pass this flag.
 	c.env.testFlags = []string{"--ignore-certificate-errors"}
 	defer c.Supervisor().Stop(context.Background())
@@ -279,7 +279,7 @@ for a in "$@"; do [ "$a" = --no-sandbox ] && exec chromium "$@"; done
 echo "Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted" >&2
 exit 1
 `), 0o755)
-	c := NewEngine(engine.Config{Concurrency: 1, JobTimeout: 20 * time.Second, TempRoot: root})
+	c := New(engine.Config{Concurrency: 1, JobTimeout: 20 * time.Second, TempRoot: root})
 	c.env.binary = script
 	defer c.Supervisor().Stop(context.Background())
 	pdf, err := c.Print(context.Background(), Job{HTML: `<p>ohne Sandbox</p>`})

@@ -104,7 +104,7 @@ func TestHTMLToPDFBadInput(t *testing.T) {
 
 func TestHTMLRenderTimeout(t *testing.T) {
 	// 5 s leaves the request after the hang (a fresh browser's first print) room on a busy machine.
-	cr := chromium.NewEngine(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 5 * time.Second})
+	cr := chromium.New(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: 5 * time.Second})
 	t.Cleanup(func() { cr.Supervisor().Stop(context.Background()) })
 	e := newTestEnv(t, func(c *Config) { c.Printer = cr; c.Engines["chromium"] = cr.Supervisor() })
 	wantProblem(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, `{"html":"<script>for(;;){}</script>","executeJs":true}`), 504, "timeout")

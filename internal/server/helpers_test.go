@@ -58,7 +58,7 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 	e := &testEnv{t: t, store: st, logs: &logBuffer{}, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	pop := poppler.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 30 * time.Second})
 	gs := ghostscript.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
-	cr := chromium.NewEngine(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 20 * time.Second})
+	cr := chromium.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 20 * time.Second})
 	// The office pool starts lazily: tests that convert no office file start no soffice.
 	of, err := office.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
 	if err != nil {

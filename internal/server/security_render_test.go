@@ -82,7 +82,7 @@ func (a *accepts) count(t *testing.T, addrs ...string) int {
 func TestRenderedPagesCannotReachInternalNetwork(t *testing.T) {
 	root := t.TempDir()
 	os.Chmod(filepath.Dir(root), 0o711) // the browser's unprivileged user reaches its profile
-	cr := chromium.NewEngine(engine.Config{Concurrency: 1, TempRoot: root, JobTimeout: 20 * time.Second})
+	cr := chromium.New(engine.Config{Concurrency: 1, TempRoot: root, JobTimeout: 20 * time.Second})
 	t.Cleanup(func() { cr.Supervisor().Stop(context.Background()) })
 	e := newTestEnv(t, func(c *Config) { c.Printer = cr; c.Engines["chromium"] = cr.Supervisor() })
 
