@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"reflect"
 	"strings"
@@ -144,30 +145,9 @@ func (s *Server) registerReceipts() {
 		if err := s.chargeMore(ctx, len(files)-1); err != nil {
 			return nil, err
 		}
-		out := BatchExtractionResult{Count: len(files), Results: make([]*receipt.Result, len(files))}
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, batchParallel)
-		for i, f := range files {
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				r, err := s.extract(ctx, keyFrom(ctx).ID, f)
-				if err != nil {
-					r = &receipt.Result{Filename: f.Filename, Error: problemDetail(err)}
-				}
-				out.Results[i] = r
-			})
-		}
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
-			return nil, fault.Wrap(fault.Canceled, err, "the request was cancelled")
-		}
-		for _, r := range out.Results {
-			if r.Success {
-				out.Succeeded++
-			} else {
-				out.Failed++
-			}
+		out, err := s.extractBatch(ctx, files)
+		if err != nil {
+			return nil, err
 		}
 		return &struct{ Body BatchExtractionResult }{out}, nil
 	}, up)
@@ -410,6 +390,59 @@ func (s *Server) runReceiptJob(ctx context.Context, j jobs.Info, input []byte, _
 
 func receiptJobView(j jobs.Job) *ReceiptJob {
 	return &ReceiptJob{Job: j, StatusURL: "/api/receipts/jobs/" + j.ID}
+}
+
+// batchReserve is the part of a batch's time kept for the files under way to stop and the
+// answer to be written.
+const batchReserve = 3 * time.Second
+
+// extractBatch reads each file on its own, batchParallel at once. When the request's time
+// runs out, the files not read by then get an error of their own and the others keep their
+// results: a batch of 20 full-page scans used to lose all 20 to the write deadline.
+func (s *Server) extractBatch(ctx context.Context, files []*File) (BatchExtractionResult, error) {
+	bctx := ctx
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithDeadline(ctx, d.Add(-min(batchReserve, time.Until(d)/5)))
+		defer cancel()
+	}
+	late := func(f *File) *receipt.Result {
+		return &receipt.Result{Filename: f.Filename, Error: "not read: the batch's time ran out first; send this file again, alone or through /api/receipts/extract-async"}
+	}
+	out := BatchExtractionResult{Count: len(files), Results: make([]*receipt.Result, len(files))}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, batchParallel)
+	for i, f := range files {
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-bctx.Done():
+				out.Results[i] = late(f)
+				return
+			}
+			r, err := s.extract(bctx, keyFrom(ctx).ID, f)
+			switch {
+			case err != nil && bctx.Err() != nil && ctx.Err() == nil:
+				r = late(f)
+			case err != nil:
+				r = &receipt.Result{Filename: f.Filename, Error: problemDetail(err)}
+			}
+			out.Results[i] = r
+		})
+	}
+	wg.Wait()
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return out, fault.Wrap(fault.Canceled, ctx.Err(), "the request was cancelled")
+	}
+	for _, r := range out.Results {
+		if r.Success {
+			out.Succeeded++
+		} else {
+			out.Failed++
+		}
+	}
+	return out, nil
 }
 
 // problemDetail is the message of an error as its problem would say it.
