@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -111,13 +112,8 @@ func money(d decimal.Decimal) einvoice.Decimal { return einvoice.NewDecimal(d.Ro
 func (p *parser) currency() string {
 	counts := map[string]int{}
 	for _, l := range p.lower {
-		for code, words := range currencyWords {
-			for _, w := range words {
-				if strings.Contains(l, w) {
-					counts[code]++
-					break
-				}
-			}
+		for _, code := range lineCurrencies(l) {
+			counts[code]++
 		}
 	}
 	best, n := "EUR", 0
@@ -127,6 +123,41 @@ func (p *parser) currency() string {
 		}
 	}
 	return best
+}
+
+// lineCurrencies are the currencies a lower-case line names: a code counts only as a word
+// of its own ("ft" in "Anschrift" is no forint), and the short forint sign only on a line
+// with a number.
+func lineCurrencies(l string) []string {
+	var out []string
+	for code, words := range currencyWords {
+		for _, w := range words {
+			if hasWord(l, w) && (w != "ft" || strings.ContainsAny(l, "0123456789")) {
+				out = append(out, code)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasWord tells whether w occurs in l with no letter right before or after it; a sign such
+// as € may touch its amount.
+func hasWord(l, w string) bool {
+	for i := 0; i <= len(l)-len(w); {
+		j := strings.Index(l[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(l[:start])
+		after, _ := utf8.DecodeRuneInString(l[end:])
+		if (start == 0 || !unicode.IsLetter(before)) && (end == len(l) || !unicode.IsLetter(after)) {
+			return true
+		}
+		i = start + 1
+	}
+	return false
 }
 
 var currencyWords = map[string][]string{
