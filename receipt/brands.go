@@ -3,20 +3,30 @@ package receipt
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // brand is a well-known issuer: its display name, the words that find it in OCR text, the
 // receipt type it issues and the kind of goods, which choose the accounts.
 type brand struct {
-	name  string
-	re    *regexp.Regexp
-	kind  string // a receipt type, or "" for shops
-	goods string // a goods key of the account table
+	name    string
+	pattern string
+	re      *regexp.Regexp // compiled from pattern by compileBrands
+	kind    string         // a receipt type, or "" for shops
+	goods   string         // a goods key of the account table
 }
 
 func b(name, pattern, kind, goods string) brand {
-	return brand{name: name, re: regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + pattern + `)(?:[^\pL]|$)`), kind: kind, goods: goods}
+	return brand{name: name, pattern: pattern, kind: kind, goods: goods}
 }
+
+// compileBrands compiles the brands' patterns on first use, not at start-up: a process that
+// reads no receipt (most CLI runs) does not pay for 77 Unicode regular expressions.
+var compileBrands = sync.OnceFunc(func() {
+	for i := range brands {
+		brands[i].re = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + brands[i].pattern + `)(?:[^\pL]|$)`)
+	}
+})
 
 // brands are chains common on German and European receipts. Order matters where one name
 // contains another (Globus Baumarkt before Globus).
@@ -108,6 +118,7 @@ var brands = []brand{
 
 // findBrand is the brand named earliest in the text (lower case), and where.
 func findBrand(lower string) (*brand, int) {
+	compileBrands()
 	var best *brand
 	pos := -1
 	for i := range brands {
