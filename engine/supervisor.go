@@ -175,6 +175,31 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	return nil
 }
 
+// Warm starts every slot's process (and the spare, when the engine keeps one) now, eager
+// or not, so that the first requests do not wait for cold starts. It returns when they run
+// or the first fails; a request that comes meanwhile waits for its slot as it would anyway.
+func (s *Supervisor) Warm(ctx context.Context) error {
+	if s.cfg.New == nil {
+		return nil // a process per job: nothing to keep warm
+	}
+	start := time.Now()
+	for range s.cfg.Concurrency {
+		var sl *slot
+		select {
+		case sl = <-s.slots:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err := s.ensure(ctx, sl)
+		s.slots <- sl
+		if err != nil {
+			return err
+		}
+	}
+	s.log.Info("engine warm", "processes", s.cfg.Concurrency, "duration", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
 // Worker is what a job gets: its process (nil for process-per-job programs) and a temporary
 // directory of its own.
 type Worker struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,37 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 		// connection a page makes to the network policy.
 		chromium: chromium.New(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
 	}, nil
+}
+
+// warmable are the engines that keep processes: the ones --warm can start early.
+var warmable = []string{"chromium", "office"}
+
+// parseWarm reads --warm: engine names, or none.
+func parseWarm(spec string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(spec, ",") {
+		switch name = strings.ToLower(strings.TrimSpace(name)); {
+		case name == "" || name == "none":
+		case slices.Contains(warmable, name):
+			out = append(out, name)
+		default:
+			return nil, fmt.Errorf("--warm %q: name engines that keep processes (%s), or none", name, strings.Join(warmable, ", "))
+		}
+	}
+	return out, nil
+}
+
+// warm starts the named engines' processes in the background; a failure is logged (the
+// engine then starts on its first job and says why there).
+func (e *engines) warm(ctx context.Context, log *slog.Logger, names []string) {
+	for _, name := range names {
+		sup := map[string]*engine.Supervisor{"chromium": e.chromium.Supervisor(), "office": e.office.Supervisor()}[name]
+		go func() {
+			if err := sup.Warm(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("engine not warmed", "engine", name, "error", err)
+			}
+		}()
+	}
 }
 
 func (e *engines) supervisors() []*engine.Supervisor {

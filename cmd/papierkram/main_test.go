@@ -67,17 +67,21 @@ func get(t *testing.T, url, key string) (int, map[string]any) {
 func TestServeEndToEnd(t *testing.T) {
 	bin := binary(t)
 	addr, dir := freeAddr(t), t.TempDir()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir, "--concurrency", "chromium=1, tesseract=3")
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir, "--concurrency", "chromium=1, tesseract=3", "--warm", "chromium")
 	cmd.Env = append(os.Environ(), "PAPIERKRAM_API_KEYS=k1, k2")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	logs := make(chan string, 1000)
+	logs, warmed := make(chan string, 1000), make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			// --warm chromium: its browser starts with the server, before any request.
+			if strings.Contains(sc.Text(), `"msg":"engine warm"`) && strings.Contains(sc.Text(), `"engine":"chromium"`) {
+				close(warmed)
+			}
 			logs <- sc.Text()
 		}
 		close(logs)
@@ -123,6 +127,11 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 
+	select {
+	case <-warmed:
+	case <-time.After(90 * time.Second):
+		t.Error("chromium was not warmed within 90 s of the start")
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -488,5 +497,17 @@ func TestParseConcurrency(t *testing.T) {
 		if _, err := parseConcurrency(bad, 2); err == nil || !strings.Contains(err.Error(), "engine=n") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+func TestParseWarm(t *testing.T) {
+	if w, err := parseWarm(" Office, chromium "); err != nil || strings.Join(w, ",") != "office,chromium" {
+		t.Errorf("%v %v", w, err)
+	}
+	if w, err := parseWarm("none"); err != nil || len(w) != 0 {
+		t.Errorf("none: %v %v", w, err)
+	}
+	if _, err := parseWarm("tesseract"); err == nil {
+		t.Error("tesseract keeps no process to warm")
 	}
 }

@@ -139,7 +139,7 @@ func TestTwoInstancesShareOneQuota(t *testing.T) {
 func startInstance(t *testing.T, bin, url string, args ...string) (base string, cmd *exec.Cmd, exited chan error) {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--database-url", url, "--data-dir", t.TempDir(), "--log-format", "json"}, args...)...)
+	cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--database-url", url, "--data-dir", t.TempDir(), "--log-format", "json", "--warm", "none"}, args...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

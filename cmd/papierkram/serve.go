@@ -73,6 +73,7 @@ func serveCmd() *cobra.Command {
 		asyncTimeout, rescue     time.Duration
 		locale                   string
 		concurrency              string
+		warm                     string
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -125,6 +126,10 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
+			warmNames, err := parseWarm(warm)
+			if err != nil {
+				return err
+			}
 			eng, err := newEngines(log, jobTimeout, run.Path, network, conc)
 			if err != nil {
 				return err
@@ -148,6 +153,9 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
+			// Warm engines start beside the listener: /health answers at once, and the first
+			// conversions find their processes running (a cold LibreOffice took 17–20 s).
+			eng.warm(ctx, log, warmNames)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return fmt.Errorf("listen %s: %w", addr, err)
@@ -166,6 +174,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
+	f.StringVar(&warm, "warm", env("PAPIERKRAM_WARM", "chromium,office"), "engines whose processes start with the server rather than on their first job (chromium, office; none for none)")
 	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract; default one per core, poppler two)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")
