@@ -187,6 +187,22 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 	if !inv.Totals.NetTotal.Valid() && r.Data.Net.Valid() {
 		inv.Totals.NetTotal, inv.Totals.VATTotal = r.Data.Net, r.Data.VAT
 	}
+	// Labelled totals, value beside or below the label, win where they agree (net + VAT =
+	// gross) or where the lines above found nothing; the amount due is its own figure.
+	if net, vat, gross, due := labelledTotals(p.lines).choose(); net != nil || gross != nil {
+		agree := net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(decimal.New(2, -2))
+		set := func(d *einvoice.Decimal, v *decimal.Decimal) {
+			if v != nil && (agree || !d.Valid()) {
+				*d = money(*v)
+			}
+		}
+		set(&inv.Totals.NetTotal, net)
+		set(&inv.Totals.VATTotal, vat)
+		set(&inv.Totals.GrossTotal, gross)
+		if due != nil {
+			inv.Totals.AmountDue = money(*due)
+		}
+	}
 	for _, l := range r.VAT {
 		inv.VATBreakdown = append(inv.VATBreakdown, einvoice.VATBreakdown{TaxableAmount: l.Net, TaxAmount: l.VAT, Rate: l.Rate, Category: category(l.Rate.Value())})
 	}

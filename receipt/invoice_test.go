@@ -3,6 +3,7 @@ package receipt
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 const invoiceText = `Muster Software GmbH
@@ -78,4 +79,36 @@ func FuzzParseInvoice(f *testing.F) {
 			t.Error("nil answer without error")
 		}
 	})
+}
+
+// TestLabelledTotals: values beside or below their labels, a breakdown's rate lines left
+// out, the triple that adds up chosen, and the amount due apart from the gross.
+func TestLabelledTotals(t *testing.T) {
+	text := `Umsatzsteueraufschlüsselung
+Steuerbetrag
+Umsatzsteuer 19 %
+198,00
+37,62
+Belegsummen
+Rechnungssumme ohne USt.
+
+473,00
+Steuerbetrag
+
+56,87
+Bruttosumme
+529,87
+Erhaltene Anzahlungen
+50,00
+Zahlbetrag: 479,87 EUR`
+	inv := ParseInvoice(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	tt := inv.Totals
+	if tt.NetTotal.String() != "473.00" || tt.VATTotal.String() != "56.87" || tt.GrossTotal.String() != "529.87" || tt.AmountDue.String() != "479.87" {
+		t.Errorf("net %s, VAT %s, gross %s, due %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal, tt.AmountDue)
+	}
+	// English, on one line each.
+	inv = ParseInvoice("Subtotal 100.00\nVAT 20% 20.00\nTotal VAT 20.00\nInvoice total 120.00\nAmount due 120.00", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.NetTotal.String() != "100.00" || tt.VATTotal.String() != "20.00" || tt.GrossTotal.String() != "120.00" {
+		t.Errorf("English: net %s, VAT %s, gross %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal)
+	}
 }

@@ -1,0 +1,86 @@
+package receipt
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Labels of an invoice's totals (German, English, French), matched at the start of a line.
+// Invoices print the value after its label on the same line, or, in a table cell read as
+// text, on one of the next lines.
+var (
+	netLabelRE   = regexp.MustCompile(`(?i)^\s*(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)\b`)
+	vatLabelRE   = regexp.MustCompile(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+tva)\b`)
+	grossLabelRE = regexp.MustCompile(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)\b`)
+	dueLabelRE   = regexp.MustCompile(`(?i)^\s*(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:net\s+)?[àa]\s+payer)\b`)
+)
+
+// totalsFound are the candidates of each total, in the order they appear.
+type totalsFound struct{ net, vat, gross, due []decimal.Decimal }
+
+// labelledTotals reads each labelled total: the last amount on the label's line, or else
+// the first line that is only an amount among the next three non-empty lines. A label line
+// that names a rate (19 %) belongs to a breakdown, not to the totals.
+func labelledTotals(lines []string) totalsFound {
+	var t totalsFound
+	for i, l := range lines {
+		var into *[]decimal.Decimal
+		switch {
+		case netLabelRE.MatchString(l):
+			into = &t.net
+		case grossLabelRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "ohne"):
+			into = &t.gross
+		case dueLabelRE.MatchString(l):
+			into = &t.due
+		case vatLabelRE.MatchString(l) && !rateRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "id"):
+			into = &t.vat
+		default:
+			continue
+		}
+		if as := amounts(l); len(as) > 0 {
+			*into = append(*into, as[len(as)-1].v)
+			continue
+		}
+		seen := 0
+		for _, next := range lines[i+1:] {
+			if strings.TrimSpace(next) == "" {
+				continue
+			}
+			if seen++; seen > 3 {
+				break
+			}
+			if amountOnly(next) {
+				*into = append(*into, amounts(next)[0].v)
+				break
+			}
+		}
+	}
+	return t
+}
+
+// choose picks the totals that agree: the net, VAT and gross (latest first) for which
+// net + VAT = gross within two cents; without such a triple, the last of each. The amount
+// due is the last one found.
+func (t totalsFound) choose() (net, vat, gross, due *decimal.Decimal) {
+	tol := decimal.New(2, -2)
+	last := func(vs []decimal.Decimal) *decimal.Decimal {
+		if len(vs) == 0 {
+			return nil
+		}
+		v := vs[len(vs)-1]
+		return &v
+	}
+	for gi := len(t.gross) - 1; gi >= 0; gi-- {
+		for ni := len(t.net) - 1; ni >= 0; ni-- {
+			for vi := len(t.vat) - 1; vi >= 0; vi-- {
+				if t.net[ni].Add(t.vat[vi]).Sub(t.gross[gi]).Abs().LessThanOrEqual(tol) {
+					n, v, g := t.net[ni], t.vat[vi], t.gross[gi]
+					return &n, &v, &g, last(t.due)
+				}
+			}
+		}
+	}
+	return last(t.net), last(t.vat), last(t.gross), last(t.due)
+}
