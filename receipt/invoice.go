@@ -71,7 +71,8 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 }
 
 var (
-	invNumberRE = regexp.MustCompile(`(?i)(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s+(?:no\.?|number|#)|facture\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})`)
+	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it.
+	invNumberRE = regexp.MustCompile(`(?i)(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:\(\d{3}\)\s*)?nr\.?|invoice\s+(?:no\.?|number|#)|facture\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = regexp.MustCompile(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = regexp.MustCompile(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -95,9 +96,20 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 		inv.Number = r.Data.Reference
 	}
 	inv.IssueDate = r.Data.Date
-	if m := issueRE.FindStringSubmatch(all); m != nil {
-		if d := dateOf(m[1]); d != "" {
+	for _, m := range issueRE.FindAllStringSubmatchIndex(all, -1) {
+		// "Lieferdatum", "Leistungsdatum", "due date": a date label inside a longer word, or
+		// after due, is another date than the invoice's.
+		if before := strings.ToLower(all[max(0, m[0]-4):m[0]]); m[0] > 0 && (isLetterByte(all[m[0]-1]) || strings.HasSuffix(before, "due ")) {
+			continue
+		}
+		if d := dateOf(all[m[2]:m[3]]); d != "" {
 			inv.IssueDate = d
+			break
+		}
+	}
+	if m := invNumberRE.FindStringSubmatch(all); m != nil && m[2] != "" {
+		if d := dateOf(m[2]); d != "" {
+			inv.IssueDate = d // "Nr. 471102 vom 15.11.2024": the invoice's own date
 		}
 	}
 	if m := dueRE.FindStringSubmatch(all); m != nil {
@@ -240,6 +252,10 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 	}
 	return inv
 }
+
+// isLetterByte tells whether b is an ASCII letter or the lead or continuation byte of a
+// multi-byte letter (ä, ö, ü, ß): enough to tell a word going on.
+func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 }
 
 func category(rate decimal.Decimal) string {
 	if rate.Sign() > 0 {

@@ -112,3 +112,17 @@ Zahlbetrag: 479,87 EUR`
 		t.Errorf("English: net %s, VAT %s, gross %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal)
 	}
 }
+
+// TestInvoiceNumberAndDate: the viewers' "Rechnung (380) Nr. … vom …" line, and a delivery
+// date (Leistungsdatum) is not the issue date.
+func TestInvoiceNumberAndDate(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	inv := ParseInvoice("Handelsrechnung (380) Nr. 471102 vom 15.11.2024\nLiefer- und Leistungsdatum: 14.11.2024", now)
+	if inv.Number != "471102" || inv.IssueDate != "2024-11-15" {
+		t.Errorf("number %q, date %q", inv.Number, inv.IssueDate)
+	}
+	inv = ParseInvoice("Leistungsdatum: 01.03.2025\nRechnungsdatum: 03.03.2025\nRechnungsnummer: R-77", now)
+	if inv.Number != "R-77" || inv.IssueDate != "2025-03-03" {
+		t.Errorf("number %q, date %q", inv.Number, inv.IssueDate)
+	}
+}
