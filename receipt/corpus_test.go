@@ -12,6 +12,7 @@ import (
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/pdf"
 )
 
 const scans = "../../shared/corpus/receipts/de-scans"
@@ -106,3 +107,28 @@ func TestCorpusAccuracy(t *testing.T) {
 }
 
 func pct(a, n int) float64 { return 100 * float64(a) / float64(n) }
+
+// TestScannedPagesAreAllRead: a scanned PDF of several pages is read page by page, not only
+// its first (an invoice's totals are often on the last page).
+func TestScannedPagesAreAllRead(t *testing.T) {
+	var imgs [][]byte
+	for _, name := range []string{"ikea_08102016_12_13439.jpg", "hornbach_23092016_03_15200.jpg"} {
+		b, err := os.ReadFile(filepath.Join(scans, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, b)
+	}
+	scan, err := pdf.ImagesToPDF(context.Background(), imgs, pdf.ImagesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newExtractor(t).Invoice(context.Background(), scan)
+	if r == nil {
+		t.Fatal(err)
+	}
+	low := strings.ToLower(r.Text)
+	if r.Source != "OCR" || !strings.Contains(low, "ikea") || !strings.Contains(low, "hornbach") {
+		t.Errorf("source %s; page 1 (IKEA) and page 2 (Hornbach) both read? %.300q", r.Source, r.Text)
+	}
+}

@@ -170,7 +170,31 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 		return "", nil, q, 0, "", rerr
 	}
 	text, img, q, conf, err = e.readImage(ctx, img)
-	return text, img, q, conf, "OCR", err
+	if err != nil {
+		return text, img, q, conf, "OCR", err
+	}
+	// A scan of several pages: an invoice's totals and bank details are often on the last.
+	if n := min(maxPDFPages, len(sizes)); n > 1 {
+		rest := make([]int, 0, n-1)
+		for p := 2; p <= n; p++ {
+			rest = append(rest, p)
+		}
+		imgs, rerr := e.PDF.Render(ctx, data, rest, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
+		for _, page := range imgs {
+			t, _, _, _, err := e.readImage(ctx, page)
+			if err != nil {
+				if ctx.Err() != nil {
+					return "", nil, q, 0, "", err
+				}
+				continue // an unreadable later page leaves what page 1 gave
+			}
+			text += "\n" + t
+		}
+		if rerr != nil && ctx.Err() != nil {
+			return "", nil, q, 0, "", rerr
+		}
+	}
+	return text, img, q, conf, "OCR", nil
 }
 
 // viewable: browsers show these formats (TIFF they do not).
