@@ -150,7 +150,7 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 	if err != nil || len(sizes) == 0 {
 		return "", nil, q, 0, "", fault.New(fault.InvalidPDF, "the PDF has no pages")
 	}
-	pages, err := e.PDF.Text(ctx, data, 1, min(maxPDFPages, len(sizes)), false)
+	pages, err := e.PDF.Text(ctx, data, 1, min(maxPDFPages, len(sizes)), true)
 	if err != nil {
 		return "", nil, q, 0, "", err
 	}
