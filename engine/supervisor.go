@@ -161,18 +161,10 @@ func (s *Supervisor) Collect(ch chan<- prometheus.Metric) {
 
 // Start starts the pool's processes when the engine is eager; lazy engines start nothing.
 func (s *Supervisor) Start(ctx context.Context) error {
-	if s.cfg.New == nil || !s.cfg.Eager {
+	if !s.cfg.Eager {
 		return nil
 	}
-	for range s.cfg.Concurrency {
-		sl := <-s.slots
-		err := s.ensure(ctx, sl)
-		s.slots <- sl
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.Warm(ctx)
 }
 
 // Warm starts every slot's process (and the spare, when the engine keeps one) now, eager

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -99,7 +101,8 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 	for _, m := range issueRE.FindAllStringSubmatchIndex(all, -1) {
 		// "Lieferdatum", "Leistungsdatum", "due date": a date label inside a longer word, or
 		// after due, is another date than the invoice's.
-		if before := strings.ToLower(all[max(0, m[0]-4):m[0]]); m[0] > 0 && (isLetterByte(all[m[0]-1]) || strings.HasSuffix(before, "due ")) {
+		prev, _ := utf8.DecodeLastRuneInString(all[:m[0]])
+		if m[0] > 0 && unicode.IsLetter(prev) || strings.EqualFold(all[max(0, m[0]-4):m[0]], "due ") {
 			continue
 		}
 		if d := dateOf(all[m[2]:m[3]]); d != "" {
@@ -252,10 +255,6 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 	}
 	return inv
 }
-
-// isLetterByte tells whether b is an ASCII letter or the lead or continuation byte of a
-// multi-byte letter (ä, ö, ü, ß): enough to tell a word going on.
-func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 }
 
 func category(rate decimal.Decimal) string {
 	if rate.Sign() > 0 {

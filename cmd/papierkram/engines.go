@@ -111,8 +111,9 @@ func parseWarm(spec string) ([]string, error) {
 // warm starts the named engines' processes in the background; a failure is logged (the
 // engine then starts on its first job and says why there).
 func (e *engines) warm(ctx context.Context, log *slog.Logger, names []string) {
+	pools := map[string]*engine.Supervisor{"chromium": e.chromium.Supervisor(), "office": e.office.Supervisor()}
 	for _, name := range names {
-		sup := map[string]*engine.Supervisor{"chromium": e.chromium.Supervisor(), "office": e.office.Supervisor()}[name]
+		sup := pools[name]
 		go func() {
 			if err := sup.Warm(ctx); err != nil && ctx.Err() == nil {
 				log.Warn("engine not warmed", "engine", name, "error", err)

@@ -45,16 +45,6 @@ func Open(data []byte, l Limits) (*Reader, error) {
 	return &Reader{Files: z.File, l: l}, nil
 }
 
-// Find returns the entry called name, or nil.
-func (r *Reader) Find(name string) *zip.File {
-	for _, f := range r.Files {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
-
 // Read unpacks one entry within the limits: the entry's own, and what is left of the total.
 // An entry over them is fault.InvalidInput naming it (a zip bomb, or a package too large to
 // be meant); a damaged one is fault.InvalidInput too.

@@ -112,11 +112,12 @@ var (
 )
 
 var groups = map[string]map[string]string{
-	"pdf-tools": sections(pdfToolsProse), "xrechnung": sections(xrechnungProse), "zugferd": sections(zugferdProse),
+	"pdf-tools": Sections(pdfToolsProse), "xrechnung": Sections(xrechnungProse), "zugferd": Sections(zugferdProse),
 }
 
-// sections splits Markdown into its "## name" sections.
-func sections(md string) map[string]string {
+// Sections splits Markdown into its "## name" sections: the prose files of operations and
+// of the server's routes.
+func Sections(md string) map[string]string {
 	m := map[string]string{}
 	for _, s := range strings.Split("\n"+md, "\n## ")[1:] {
 		name, body, _ := strings.Cut(s, "\n")

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -84,11 +83,8 @@ func foldTo(v string, enum []any) (string, bool) {
 	return "", false
 }
 
-// enumSchemas caches, per operation, the JSON body schema when it has an enum anywhere.
-var enumSchemas sync.Map // *huma.Operation → *huma.Schema (nil: none)
-
 func (s *Server) jsonBodySchema(op *huma.Operation) *huma.Schema {
-	if v, ok := enumSchemas.Load(op); ok {
+	if v, ok := s.enumSchemas.Load(op); ok {
 		return v.(*huma.Schema)
 	}
 	var found *huma.Schema
@@ -97,7 +93,7 @@ func (s *Server) jsonBodySchema(op *huma.Operation) *huma.Schema {
 			found = mt.Schema
 		}
 	}
-	enumSchemas.Store(op, found)
+	s.enumSchemas.Store(op, found)
 	return found
 }
 

@@ -3,7 +3,9 @@ package server
 import (
 	"embed"
 	"io/fs"
-	"strings"
+	"maps"
+
+	"github.com/papierkram/papierkram/internal/ops"
 )
 
 // The routes' descriptions live beside the code in prose/<file>.md, one "## operationId"
@@ -19,10 +21,7 @@ var prose = func() map[string]string {
 	files, _ := fs.Glob(proseFiles, "prose/*.md")
 	for _, f := range files {
 		b, _ := proseFiles.ReadFile(f)
-		for _, sec := range strings.Split("\n"+string(b), "\n## ")[1:] {
-			id, text, _ := strings.Cut(sec, "\n")
-			m[strings.TrimSpace(id)] = strings.TrimSpace(text)
-		}
+		maps.Copy(m, ops.Sections(string(b)))
 	}
 	return m
 }()

@@ -250,28 +250,21 @@ func (s *Server) registerReceipts() {
 		}}, nil
 	}, up, conversion())
 
-	for _, x := range []struct {
-		id, ext, contentType, summary, doc string
-		resp                               map[string]*huma.MediaType
-		write                              func([]receipt.Data) ([]byte, error)
-	}{
-		{"postReceiptsExportXlsx", "xlsx", xlsxType, "Export receipts to XLSX", "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns " + exportColumns + "; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.", xlsxResponse, receipt.XLSX},
-	} {
-		register(s, huma.Operation{
-			OperationID: x.id, Method: http.MethodPost, Path: "/api/receipts/export/" + x.ext, Tags: tag,
-			Summary: x.summary, Description: x.doc, RequestBody: exportBody, Responses: binaryResponse(x.resp), Errors: []int{http.StatusBadRequest},
-		}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
-			var rows []receipt.Data
-			if err := readJSON(ctx, &rows); err != nil {
-				return nil, err
-			}
-			b, err := x.write(rows)
-			if err != nil {
-				return nil, err
-			}
-			return &fileOutput{ContentType: x.contentType, ContentDisposition: `attachment; filename="belege.` + x.ext + `"`, Body: b}, nil
-		}, bodyLimit(16<<20))
-	}
+	register(s, huma.Operation{
+		OperationID: "postReceiptsExportXlsx", Method: http.MethodPost, Path: "/api/receipts/export/xlsx", Tags: tag,
+		Summary: "Export receipts to XLSX", RequestBody: exportBody, Responses: binaryResponse(xlsxResponse), Errors: []int{http.StatusBadRequest},
+		Description: "A JSON array of ReceiptData (e.g. the data of extraction results) as a workbook: the columns " + exportColumns + "; dates as dates (DD.MM.YYYY), amounts as numbers (#,##0.00), a bold frozen header with an auto-filter, and a summary row (SUBTOTAL sums of Net, VAT and Gross, so they follow the filter). An empty array is 400.",
+	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+		var rows []receipt.Data
+		if err := readJSON(ctx, &rows); err != nil {
+			return nil, err
+		}
+		b, err := receipt.XLSX(rows)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: xlsxType, ContentDisposition: `attachment; filename="belege.xlsx"`, Body: b}, nil
+	}, bodyLimit(16<<20))
 
 	register(s, huma.Operation{
 		OperationID: "postReceiptsExportCsv", Method: http.MethodPost, Path: "/api/receipts/export/csv", Tags: tag,

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,17 +78,20 @@ type Config struct {
 
 // Server is the HTTP service.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	store   store.Store
-	api     huma.API
-	mux     *routeMux
-	handler http.Handler
-	metrics *httpMetrics
-	reg     *prometheus.Registry
-	envKeys []*store.Key
-	now     func() time.Time
-	jobs    jobs.Queue
+	cfg   Config
+	log   *slog.Logger
+	store store.Store
+	api   huma.API
+	// enumSchemas caches, per operation, its JSON body schema when an enum is in it
+	// (foldEnums); *huma.Operation → *huma.Schema, nil for none.
+	enumSchemas sync.Map
+	mux         *routeMux
+	handler     http.Handler
+	metrics     *httpMetrics
+	reg         *prometheus.Registry
+	envKeys     []*store.Key
+	now         func() time.Time
+	jobs        jobs.Queue
 	// draining is set once the server was told to stop: /ready fails from then on.
 	draining atomic.Bool
 	limiter  *limiter
