@@ -64,6 +64,55 @@ type HTMLRequest struct {
 	StampOpacity float64 `json:"-"`
 }
 
+// printHTML prints r and finishes the PDF with meta besides r's own edits.
+func printHTML(ctx context.Context, p Printer, policy netguard.Policy, r *HTMLRequest, meta *pdf.Changes) ([]byte, error) {
+	j, err := r.job(policy)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Print(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > MaxPDF {
+		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
+	}
+	return r.finish(out, meta)
+}
+
+// finish does what the request asks of the printed PDF beyond the print, in one edit of
+// it (one parse, one write): the title, metadata the caller adds (Markdown's front
+// matter), the stationery under the pages and the stamp over them.
+func (r *HTMLRequest) finish(out []byte, meta *pdf.Changes) ([]byte, error) {
+	// Chromium names a page without a <title> after its address ("about:blank"): the title
+	// is the request's, else the page's own, else none.
+	retitle := r.Title != "" || r.URL == "" && !titled.MatchString(r.HTML)
+	if !retitle && meta == nil && r.Stationery == nil && r.Stamp == nil {
+		return out, nil
+	}
+	e, err := pdf.Edit(out)
+	if err != nil {
+		return nil, err
+	}
+	if retitle {
+		e.SetMetadata(pdf.Changes{Title: &r.Title})
+	}
+	if meta != nil {
+		e.SetMetadata(*meta)
+	}
+	if r.Stationery != nil {
+		if err := r.Stationery.apply(e); err != nil {
+			return nil, err
+		}
+	}
+	if r.Stamp != nil {
+		if err := e.Overlay(r.Stamp, r.StampOpacity); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(time.Now())
+}
+
 // paper sizes in inches, portrait.
 var paper = map[string][2]float64{
 	"A3": {11.69, 16.54}, "A4": {8.27, 11.69}, "A5": {5.83, 8.27},
@@ -194,18 +243,6 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 // titled matches a document with a non-empty <title>.
 var titled = regexp.MustCompile(`(?is)<title\b[^>]*>\s*[^<\s]`)
 
-// setTitle sets the PDF's title (Info and XMP); an empty title removes it.
-func setTitle(out []byte, title string) ([]byte, error) {
-	d, err := pdf.Read(out)
-	if err != nil {
-		return nil, err
-	}
-	if m, err := d.Metadata(); err == nil && m.Title == title {
-		return out, nil
-	}
-	return d.SetMetadata(pdf.Changes{Title: &title}, time.Now())
-}
-
 // MaxWaitDelay bounds waitDelay; the render's time limit bounds every wait as well.
 const MaxWaitDelay = 30 * time.Second
 
@@ -230,37 +267,9 @@ func (r *HTMLRequest) waits(j *chromium.Job) error {
 
 // HTML converts r to PDF with p; PDF/A output goes through a.
 func HTML(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *HTMLRequest) ([]byte, error) {
-	j, err := r.job(policy)
+	out, err := printHTML(ctx, p, policy, r, nil)
 	if err != nil {
 		return nil, err
-	}
-	out, err := p.Print(ctx, j)
-	if err != nil {
-		return nil, err
-	}
-	if len(out) > MaxPDF {
-		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
-	}
-	// Chromium names a page without a <title> after its address ("about:blank"): the title
-	// is the request's, else the page's own, else none.
-	if r.Title != "" || r.URL == "" && !titled.MatchString(r.HTML) {
-		if out, err = setTitle(out, r.Title); err != nil {
-			return nil, err
-		}
-	}
-	if r.Stationery != nil {
-		if out, err = r.Stationery.apply(out); err != nil {
-			return nil, err
-		}
-	}
-	if r.Stamp != nil {
-		d, err := pdf.Read(out)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = d.Overlay(r.Stamp, r.StampOpacity); err != nil {
-			return nil, err
-		}
 	}
 	if r.OutputProfile == "PDF/A-3b" {
 		if a == nil {

@@ -185,32 +185,27 @@ func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 	if r.OutputProfile == "PDF/UA-1" {
 		h.OutputProfile = "PDF/UA-1"
 	}
-	out, err := HTML(ctx, p, nil, policy, h)
-	if err != nil {
-		return nil, err
-	}
+	// The front matter's metadata goes in with the title and stationery: one edit of the PDF.
+	var meta *pdf.Changes
 	if fm.Title != "" || fm.Author != "" || fm.Date != "" {
-		d, err := pdf.Read(out)
-		if err != nil {
-			return nil, err
-		}
-		ch := pdf.Changes{}
+		meta = &pdf.Changes{}
 		if fm.Title != "" {
-			ch.Title = &fm.Title
+			meta.Title = &fm.Title
 		}
 		if fm.Author != "" {
-			ch.Author = &fm.Author
+			meta.Author = &fm.Author
 		}
 		if fm.Date != "" {
 			t, err := parseDate(fm.Date)
 			if err != nil {
 				return nil, err
 			}
-			ch.CreationDate = &t
+			meta.CreationDate = &t
 		}
-		if out, err = d.SetMetadata(ch, time.Now()); err != nil {
-			return nil, err
-		}
+	}
+	out, err := printHTML(ctx, p, policy, h, meta)
+	if err != nil {
+		return nil, err
 	}
 	if r.OutputProfile == "PDF/A-3b" {
 		if a == nil {

@@ -41,21 +41,17 @@ func stationeryPDF(field, v string) ([]byte, error) {
 	return b, nil
 }
 
-// apply lays the stationery under out's pages.
-func (s *Stationery) apply(out []byte) ([]byte, error) {
+// apply lays the stationery under the pages being edited.
+func (s *Stationery) apply(e *pdf.Editor) error {
 	first, err := stationeryPDF("firstPage", s.FirstPage)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rest, err := stationeryPDF("subsequentPages", s.SubsequentPages)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	d, err := pdf.Read(out)
-	if err != nil {
-		return nil, err
-	}
-	return d.Underlay(first, rest)
+	return e.Underlay(first, rest)
 }
 
 // margins turns the content area into page margins for a page of w × h inches.

@@ -1,10 +1,8 @@
 package pdf
 
 import (
-	"bytes"
 	"fmt"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	pdfcpu "github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -49,30 +47,26 @@ func (d *Doc) extract(pages []int) ([]byte, error) {
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidPDF, err, "pages %v cannot be extracted: %s", pages, trimPdfcpu(err.Error()))
 	}
+	// The part keeps the document's title, author and dates: its direct entries.
+	info := types.Dict{}
+	for k, v := range infoSnapshot(d.ctx) {
+		switch v.(type) {
+		case types.StringLiteral, types.HexLiteral, types.Name:
+			info[k] = v
+		}
+	}
+	if len(info) > 0 {
+		if out.Info, err = out.IndRefForNewObject(info); err != nil {
+			return nil, fault.Wrap(fault.Internal, err, "the part's metadata cannot be written")
+		}
+	}
 	return write(out)
 }
 
 // Rotate turns the pages of spec clockwise by degrees (90, 180 or 270) and returns the PDF.
 // The rotation adds to a page's own /Rotate.
-func (d *Doc) Rotate(degrees int, spec pagerange.Spec) (b []byte, err error) {
-	if degrees != 90 && degrees != 180 && degrees != 270 {
-		return nil, fault.New(fault.InvalidInput, "degrees must be 90, 180 or 270, not %d", degrees)
-	}
-	defer recoverInto(&err, "rotate")
-	// Work on a fresh parse: rotation changes page dictionaries, and d may serve other calls.
-	fresh, err := Read(d.src)
-	if err != nil {
-		return nil, err
-	}
-	c := fresh.ctx
-	set := types.IntSet{}
-	for p := range spec.Set() {
-		set[p] = true
-	}
-	if err := pdfcpu.RotatePages(c, set, degrees); err != nil {
-		return nil, fault.Wrap(fault.InvalidPDF, err, "the pages cannot be rotated: %s", trimPdfcpu(err.Error()))
-	}
-	return write(c)
+func (d *Doc) Rotate(degrees int, spec pagerange.Spec) ([]byte, error) {
+	return d.editOnce(func(e *Editor) error { return e.Rotate(degrees, spec) })
 }
 
 // Merge joins docs, in order, into one PDF.
@@ -134,77 +128,15 @@ func pagesOf(r pagerange.Range) []int {
 	return p
 }
 
-func write(ctx *model.Context) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := api.WriteContext(ctx, &buf); err != nil {
-		return nil, fault.Wrap(fault.Internal, err, "the PDF cannot be written")
-	}
-	return buf.Bytes(), nil
-}
-
 // Underlay lays a page of stationery under the content: first under page 1, rest under
 // pages 2 and on (either may be nil). Each stationery PDF's first page is placed at its
 // own size, centred.
-func (d *Doc) Underlay(first, rest []byte) (b []byte, err error) {
-	defer recoverInto(&err, "stationery")
-	fresh, err := Read(d.src)
-	if err != nil {
-		return nil, err
-	}
-	m := map[int]*model.Watermark{}
-	for i, st := range [][]byte{first, rest} {
-		if st == nil {
-			continue
-		}
-		if err := Check(st); err != nil {
-			return nil, err
-		}
-		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(st), 1, "scalefactor:1 abs, rotation:0, position:c", false, false, types.POINTS)
-		if err != nil {
-			return nil, fault.Wrap(fault.InvalidInput, err, "the stationery cannot be used: %s", trimPdfcpu(err.Error()))
-		}
-		if i == 0 {
-			m[1] = wm
-			continue
-		}
-		for p := 2; p <= fresh.PageCount(); p++ {
-			m[p] = wm
-		}
-	}
-	if len(m) == 0 {
-		return d.src, nil
-	}
-	if err := pdfcpu.AddWatermarksMap(fresh.ctx, m); err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "the stationery cannot be laid under the pages: %s", trimPdfcpu(err.Error()))
-	}
-	return write(fresh.ctx)
+func (d *Doc) Underlay(first, rest []byte) ([]byte, error) {
+	return d.editOnce(func(e *Editor) error { return e.Underlay(first, rest) })
 }
 
 // Overlay lays the first page of stamp over every page, centred at its own size, with the
 // opacity (0 < opacity <= 1): a watermark from a PDF.
-func (d *Doc) Overlay(stamp []byte, opacity float64) (b []byte, err error) {
-	defer recoverInto(&err, "stamp")
-	if opacity <= 0 || opacity > 1 {
-		opacity = 1
-	}
-	fresh, err := Read(d.src)
-	if err != nil {
-		return nil, err
-	}
-	// The stamp goes to pdfcpu without Read.
-	if err := Check(stamp); err != nil {
-		return nil, err
-	}
-	wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(stamp), 1, fmt.Sprintf("scalefactor:1 abs, rotation:0, position:c, opacity:%.2f", opacity), true, false, types.POINTS)
-	if err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "the stamp cannot be used: %s", trimPdfcpu(err.Error()))
-	}
-	m := map[int]*model.Watermark{}
-	for p := 1; p <= fresh.PageCount(); p++ {
-		m[p] = wm
-	}
-	if err := pdfcpu.AddWatermarksMap(fresh.ctx, m); err != nil {
-		return nil, fault.Wrap(fault.InvalidInput, err, "the stamp cannot be laid over the pages: %s", trimPdfcpu(err.Error()))
-	}
-	return write(fresh.ctx)
+func (d *Doc) Overlay(stamp []byte, opacity float64) ([]byte, error) {
+	return d.editOnce(func(e *Editor) error { return e.Overlay(stamp, opacity) })
 }

@@ -204,6 +204,10 @@ func Inspect(data []byte) (*Info, error) {
 }
 
 // PageCount is the number of pages.
+// Context is the parsed document for the packages under pdf/ that read more of it than Doc
+// exposes (the PDF/A validator, pdf/conform). It is shared: treat it as read-only.
+func (d *Doc) Context() *model.Context { return d.ctx }
+
 func (d *Doc) PageCount() int { return d.ctx.PageCount }
 
 // Version is the PDF version, e.g. "1.7".

@@ -38,13 +38,33 @@ type engines struct {
 	tesseract   *tesseract.Tesseract
 }
 
-// engineNames are the engines --concurrency can size.
-var engineNames = []string{"chromium", "office", "ghostscript", "poppler", "tesseract"}
+// engineList is the one list of the server's engines: each one's name, its default number of
+// processes per core (each runs one job at a time; pdftoppm's jobs are short and mostly
+// I/O, so two per core) and whether it keeps processes that --warm can start early. Flags,
+// metrics, /ready and shutdown all derive from it.
+var engineList = []struct {
+	name   string
+	perCPU int
+	warm   bool
+}{
+	{"chromium", 1, true}, {"office", 1, true}, {"ghostscript", 1, false}, {"poppler", 2, false}, {"tesseract", 1, false},
+}
 
-// defaultConcurrency is each engine's number of processes: one per core (each runs one job at
-// a time), pdftoppm two per core (its jobs are short and mostly I/O).
+// engineNames are the engines --concurrency can size.
+func engineNames() (names []string) {
+	for _, e := range engineList {
+		names = append(names, e.name)
+	}
+	return names
+}
+
+// defaultConcurrency is each engine's number of processes on cpus cores.
 func defaultConcurrency(cpus int) map[string]int {
-	return map[string]int{"chromium": cpus, "office": cpus, "ghostscript": cpus, "poppler": 2 * cpus, "tesseract": cpus}
+	m := map[string]int{}
+	for _, e := range engineList {
+		m[e.name] = e.perCPU * cpus
+	}
+	return m
 }
 
 // parseConcurrency reads --concurrency: comma-separated engine=n pairs over the defaults.
@@ -58,7 +78,7 @@ func parseConcurrency(spec string, cpus int) (map[string]int, error) {
 		name = strings.ToLower(strings.TrimSpace(name))
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if _, known := c[name]; !ok || !known || err != nil || n < 1 || n > 64 {
-			return nil, fmt.Errorf("--concurrency %q: write engine=n with n from 1 to 64, engines %s", item, strings.Join(engineNames, ", "))
+			return nil, fmt.Errorf("--concurrency %q: write engine=n with n from 1 to 64, engines %s", item, strings.Join(engineNames(), ", "))
 		}
 		c[name] = n
 	}
@@ -91,7 +111,14 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 }
 
 // warmable are the engines that keep processes: the ones --warm can start early.
-var warmable = []string{"chromium", "office"}
+func warmable() (names []string) {
+	for _, e := range engineList {
+		if e.warm {
+			names = append(names, e.name)
+		}
+	}
+	return names
+}
 
 // parseWarm reads --warm: engine names, or none.
 func parseWarm(spec string) ([]string, error) {
@@ -99,10 +126,10 @@ func parseWarm(spec string) ([]string, error) {
 	for _, name := range strings.Split(spec, ",") {
 		switch name = strings.ToLower(strings.TrimSpace(name)); {
 		case name == "" || name == "none":
-		case slices.Contains(warmable, name):
+		case slices.Contains(warmable(), name):
 			out = append(out, name)
 		default:
-			return nil, fmt.Errorf("--warm %q: name engines that keep processes (%s), or none", name, strings.Join(warmable, ", "))
+			return nil, fmt.Errorf("--warm %q: name engines that keep processes (%s), or none", name, strings.Join(warmable(), ", "))
 		}
 	}
 	return out, nil
@@ -111,35 +138,37 @@ func parseWarm(spec string) ([]string, error) {
 // warm starts the named engines' processes in the background; a failure is logged (the
 // engine then starts on its first job and says why there).
 func (e *engines) warm(ctx context.Context, log *slog.Logger, names []string) {
-	pools := map[string]*engine.Supervisor{"chromium": e.chromium.Supervisor(), "office": e.office.Supervisor()}
-	for _, name := range names {
-		sup := pools[name]
+	for _, en := range e.all() {
+		if !slices.Contains(names, en.Name()) {
+			continue
+		}
 		go func() {
-			if err := sup.Warm(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("engine not warmed", "engine", name, "error", err)
+			if err := en.Supervisor().Warm(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("engine not warmed", "engine", en.Name(), "error", err)
 			}
 		}()
 	}
 }
 
-func (e *engines) supervisors() []*engine.Supervisor {
-	return []*engine.Supervisor{e.poppler.Supervisor(), e.ghostscript.Supervisor(), e.chromium.Supervisor(), e.office.Supervisor(), e.tesseract.Supervisor()}
+// all are the engines, in the order of engineList.
+func (e *engines) all() []engine.Engine {
+	return []engine.Engine{e.chromium, e.office, e.ghostscript, e.poppler, e.tesseract}
 }
 
+// byName are the engines for /ready and shutdown.
 func (e *engines) byName() map[string]server.Engine {
 	m := map[string]server.Engine{}
-	for _, s := range e.supervisors() {
-		m[s.Name()] = s
+	for _, en := range e.all() {
+		m[en.Name()] = en
 	}
-	m["office"] = e.office // its Stop also removes the bridge script
 	return m
 }
 
 func (e *engines) registry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, s := range e.supervisors() {
-		reg.MustRegister(s)
+	for _, en := range e.all() {
+		reg.MustRegister(en.Supervisor())
 	}
 	return reg
 }
@@ -186,11 +215,12 @@ func (l *local) pages(ctx context.Context, pdf []byte) ([]string, error) {
 func (l *local) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, s := range []*engine.Supervisor{l.ghostscript.Supervisor(), l.poppler.Supervisor(), l.tesseract.Supervisor(), l.chromium.Supervisor()} {
-		_ = s.Stop(ctx)
-	}
+	all := []engine.Engine{l.ghostscript, l.poppler, l.tesseract, l.chromium}
 	if l.office != nil {
-		_ = l.office.Close(ctx)
+		all = append(all, l.office)
+	}
+	for _, en := range all {
+		_ = en.Stop(ctx)
 	}
 }
 
@@ -205,6 +235,5 @@ var (
 	_ ocr.Renderer       = (*poppler.Poppler)(nil)
 	_ receipt.OCR        = (*tesseract.Tesseract)(nil)
 	_ ocr.Recognizer     = (*tesseract.Tesseract)(nil)
-	_ server.Engine      = (*office.Office)(nil)
-	_ server.Engine      = (*engine.Supervisor)(nil)
+	_ server.Engine      = engine.Engine(nil)
 )

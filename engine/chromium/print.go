@@ -79,6 +79,17 @@ func New(cfg engine.Config, opts ...Option) *Chromium {
 // Supervisor is the engine behind c.
 func (c *Chromium) Supervisor() *engine.Supervisor { return c.sup }
 
+// Name is the engine's name.
+func (c *Chromium) Name() string { return c.sup.Name() }
+
+// Ready reports whether the engine can take work.
+func (c *Chromium) Ready(ctx context.Context) error { return c.sup.Ready(ctx) }
+
+// Stop refuses new jobs, waits for running ones as long as ctx allows, and stops the processes.
+func (c *Chromium) Stop(ctx context.Context) error { return c.sup.Stop(ctx) }
+
+var _ engine.Engine = (*Chromium)(nil)
+
 // Print renders j to PDF on one of the pool's browsers.
 func (c *Chromium) Print(ctx context.Context, j Job) ([]byte, error) {
 	var out []byte

@@ -28,6 +28,17 @@ func New(cfg engine.Config) *Ghostscript {
 // Supervisor is the engine behind g.
 func (g *Ghostscript) Supervisor() *engine.Supervisor { return g.sup }
 
+// Name is the engine's name.
+func (g *Ghostscript) Name() string { return g.sup.Name() }
+
+// Ready reports whether the engine can take work.
+func (g *Ghostscript) Ready(ctx context.Context) error { return g.sup.Ready(ctx) }
+
+// Stop refuses new jobs, waits for running ones as long as ctx allows, and stops the processes.
+func (g *Ghostscript) Stop(ctx context.Context) error { return g.sup.Stop(ctx) }
+
+var _ engine.Engine = (*Ghostscript)(nil)
+
 // pdfaDef declares the OutputIntent: the sRGB profile as an ICC stream, referenced from the
 // catalog's /OutputIntents (ISO 19005-3, 6.2.3).
 const pdfaDef = `/ICCProfile (%s) def

@@ -99,6 +99,11 @@ func newOffice(cfg engine.Config, def defences) (*Office, error) {
 // Supervisor is the engine behind o.
 func (o *Office) Supervisor() *engine.Supervisor { return o.sup }
 
+// Name is the engine's name.
+func (o *Office) Name() string { return o.sup.Name() }
+
+var _ engine.Engine = (*Office)(nil)
+
 // Ready reports whether LibreOffice is installed and the pool takes work.
 func (o *Office) Ready(ctx context.Context) error {
 	if _, err := os.Stat(Python); err != nil {

@@ -26,6 +26,17 @@ func New(cfg engine.Config) *Poppler {
 // Supervisor is the engine behind p, for readiness, metrics and shutdown.
 func (p *Poppler) Supervisor() *engine.Supervisor { return p.sup }
 
+// Name is the engine's name.
+func (p *Poppler) Name() string { return p.sup.Name() }
+
+// Ready reports whether the engine can take work.
+func (p *Poppler) Ready(ctx context.Context) error { return p.sup.Ready(ctx) }
+
+// Stop refuses new jobs, waits for running ones as long as ctx allows, and stops the processes.
+func (p *Poppler) Stop(ctx context.Context) error { return p.sup.Stop(ctx) }
+
+var _ engine.Engine = (*Poppler)(nil)
+
 // Format is an image format of Render.
 type Format string
 

@@ -27,6 +27,17 @@ func New(cfg engine.Config) *Tesseract {
 // Supervisor is the engine behind t, for readiness, metrics and shutdown.
 func (t *Tesseract) Supervisor() *engine.Supervisor { return t.sup }
 
+// Name is the engine's name.
+func (t *Tesseract) Name() string { return t.sup.Name() }
+
+// Ready reports whether the engine can take work.
+func (t *Tesseract) Ready(ctx context.Context) error { return t.sup.Ready(ctx) }
+
+// Stop refuses new jobs, waits for running ones as long as ctx allows, and stops the processes.
+func (t *Tesseract) Stop(ctx context.Context) error { return t.sup.Stop(ctx) }
+
+var _ engine.Engine = (*Tesseract)(nil)
+
 // Options shape a recognition.
 type Options struct {
 	Languages string // Tesseract language codes joined by +; default "deu+eng"

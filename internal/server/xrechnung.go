@@ -144,9 +144,6 @@ func (s *Server) validateRoute() {
 	up := s.uploads()
 	register(s, huma.Operation{
 		OperationID: "postXrechnungValidate", Method: http.MethodPost, Path: "/api/xrechnung/validate", Tags: []string{"XRechnung"}, Summary: "Validate an e-invoice XML",
-		Description: "Checks a UBL or CII invoice natively against its schema (CII-XSD, UBL-XSD: element order, occurrences, data types) and the EN 16931 business rules (BR-*, BR-CO-*, BR-DEC-*, the VAT category rules), its code lists (BR-CL-*) and the syntax binding (UBL-SR/CR/DT-*, CII-SR/DT-*), with the official rule ids and severities. " +
-			"The guideline (BT-24) picks the scenario: XRechnung 3.0 adds BR-DE-* (and BR-DEX-* for the extension, BR-DE-CVD-* for clean vehicles); a Factur-X / ZUGFeRD profile applies that profile's rules and `FX-PROFILE` for elements outside it. " +
-			"`valid` is true when no fatal rule failed. `results` lists each failure with its location (XPath) and each passed rule once with the number of elements it was checked at. Send `Accept: text/html` for a readable report page.",
 		RequestBody: xmlUpload.body(),
 		Responses: map[string]*huma.Response{"200": {Description: "The report.", Content: map[string]*huma.MediaType{
 			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ValidationReport](), true, "")},

@@ -162,10 +162,9 @@ func (s *Server) embed(ctx context.Context, file []byte, name string, inv *einvo
 func (s *Server) registerZugferdEmbed() {
 	up := s.uploads()
 	tag := []string{"ZUGFeRD"}
-	desc := "Makes the PDF a ZUGFeRD 2.3 / Factur-X 1.07 e-invoice: the invoice is written as CII for the profile and validated first (a fatal rule fails with 400 and the full validation report under `report`, so no invalid e-invoice leaves); the PDF is converted to PDF/A-3b unless it already is PDF/A-3 with embedded fonts and an output intent (then its bytes stay and the invoice is appended as an incremental update); the XML is embedded as factur-x.xml (xrechnung.xml for XRECHNUNG) with /AFRelationship Alternative (Data for MINIMUM and BASICWL), listed in /AF and the EmbeddedFiles tree, and the XMP carries the Factur-X properties (fx:DocumentType, DocumentFileName, Version, ConformanceLevel) with their PDF/A extension schema. An invoice XML already embedded under one of the standard names is replaced."
 	register(s, huma.Operation{
 		OperationID: "postZugferdEmbed", Method: http.MethodPost, Path: "/api/zugferd/embed", Tags: tag, Summary: "Embed an invoice into a PDF",
-		Description: desc, RequestBody: embedForm.body(), Responses: binaryResponse(pdfResponse),
+		RequestBody: embedForm.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, _ *struct{}) (*fileOutput, error) {
 		u, err := embedForm.read(ctx)
 		if err != nil {
@@ -229,11 +228,7 @@ func (s *Server) registerZugferdToXRechnung() {
 	s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[XRechnungConversion](), true, "")
 	register(s, huma.Operation{
 		OperationID: "postConvertZugferdToXrechnung", Method: http.MethodPost, Path: "/v1/convert/zugferd-to-xrechnung", Tags: []string{"Conversion"},
-		Summary: "ZUGFeRD PDF to XRechnung",
-		Description: "Three stages. Extract: the invoice XML of the PDF (factur-x.xml, zugferd-invoice.xml, xrechnung.xml or the associated XML); ZUGFeRD 1.0 is refused with 400. " +
-			"Transform: through the EN 16931 model to UBL or CII with the XRechnung guideline (BT-24) of targetVersion; a MINIMUM or BASIC WL source is 422 naming what it lacks (invoice lines BG-25, VAT breakdown BG-23), as are Leitweg-ID failures under enforceLeitwegId or strict mode. " +
-			"Validate: XSD, EN 16931 and XRechnung CIUS; with validate (default) a fatal rule is 422 with the report under `report`, e.g. BR-DE-2 when the source has no seller contact. " +
-			"The answer is the XML (application/xml), or with includeValidationReport the JSON XRechnungConversion.",
+		Summary:     "ZUGFeRD PDF to XRechnung",
 		RequestBody: zugferdToXRechnungForm.body(),
 		Responses: map[string]*huma.Response{"200": {Description: "The XRechnung, or with includeValidationReport the XML and its report.", Content: map[string]*huma.MediaType{
 			"application/xml":  {Schema: &huma.Schema{Type: "string"}},

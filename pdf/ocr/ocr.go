@@ -253,11 +253,7 @@ func config() *model.Configuration {
 
 func write(c *model.Context) (b []byte, err error) {
 	defer recoverInto(&err, "write")
-	var buf bytes.Buffer
-	if err := api.WriteContext(c, &buf); err != nil {
-		return nil, fault.Wrap(fault.Internal, err, "the PDF cannot be written")
-	}
-	return buf.Bytes(), nil
+	return pdf.WriteContext(c)
 }
 
 // recoverInto turns a pdfcpu panic into an InvalidPDF error: hostile input must not take
