@@ -80,6 +80,27 @@ func (d *Doc) Unlocked() bool { return d.unlocked }
 // read parses data; with allowEncrypted, a file that opens without a user password (owner
 // restrictions only) is read too.
 func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
+	return readWith(data, allowEncrypted, true)
+}
+
+// ReadLenient reads data with Read's limits but without pdfcpu's judgement of the object
+// graph (wrong entries, values out of range, an unknown header version): for the PDF/A
+// validator, pdf/conform, which must report such defects by clause instead of refusing
+// the file. Nothing else should use it: what it accepts, the other operations may not.
+func ReadLenient(data []byte) (*Doc, error) {
+	d, err := readWith(data, false, false)
+	if err != nil && strings.Contains(err.Error(), "unknown PDF header version") && len(data) > 8 {
+		// The header is the validator's to judge (6.1.2); read the rest as PDF 1.7.
+		fixed := bytes.Clone(data)
+		copy(fixed[5:8], "1.7")
+		if d, err = readWith(fixed, false, false); err == nil {
+			d.src = data
+		}
+	}
+	return d, err
+}
+
+func readWith(data []byte, allowEncrypted, validated bool) (d *Doc, err error) {
 	if !IsPDF(data) {
 		return nil, fault.New(fault.InvalidPDF, "the file is not a PDF (no %%PDF- header)")
 	}
@@ -96,6 +117,13 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	}
 	if (ctx.Encrypt != nil || ctx.E != nil) && !allowEncrypted {
 		return nil, fault.New(fault.EncryptedPDF, "the PDF is encrypted; remove its password protection and upload it again")
+	}
+	if !validated {
+		content, err := contentSizes(ctx.XRefTable)
+		if err != nil {
+			return nil, err
+		}
+		return &Doc{ctx: ctx, src: data, inflated: inflated, content: content}, nil
 	}
 	if ctx, err = validate(ctx, data); err != nil {
 		return nil, readErr(err)

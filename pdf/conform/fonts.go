@@ -1,0 +1,217 @@
+package conform
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// standard14 are the fonts a PDF reader has (ISO 32000-1, 9.6.2.2).
+var standard14 = map[string]bool{"Times-Roman": true, "Times-Bold": true, "Times-Italic": true, "Times-BoldItalic": true,
+	"Helvetica": true, "Helvetica-Bold": true, "Helvetica-Oblique": true, "Helvetica-BoldOblique": true, "Courier": true,
+	"Courier-Bold": true, "Courier-Oblique": true, "Courier-BoldOblique": true, "Symbol": true, "ZapfDingbats": true}
+
+// predefinedCMaps are the CMaps of ISO 32000-1, Table 118, which need not be embedded.
+var predefinedCMaps = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"GB-EUC", "GBpc-EUC", "GBK-EUC", "GBKp-EUC", "GBK2K", "UniGB-UCS2", "UniGB-UTF16", "B5pc", "HKscs-B5",
+		"ETen-B5", "ETenms-B5", "CNS-EUC", "UniCNS-UCS2", "UniCNS-UTF16", "90ms-RKSJ", "90msp-RKSJ", "Add-RKSJ", "EUC", "Ext-RKSJ",
+		"UniJIS-UCS2", "UniJIS-UCS2-HW", "UniJIS-UTF16", "KSC-EUC", "KSCms-UHC", "KSCms-UHC-HW", "UniKS-UCS2", "UniKS-UTF16", "Identity"} {
+		predefinedCMaps[n+"-H"], predefinedCMaps[n+"-V"] = true, true
+	}
+	for _, n := range []string{"83pv-RKSJ-H", "90pv-RKSJ-H", "KSCpc-EUC-H", "H", "V"} {
+		predefinedCMaps[n] = true
+	}
+}
+
+// fontUse is what the content pass learnt of a font.
+type fontUse struct {
+	dict     types.Dict
+	loc      string
+	rendered bool // text was shown in it with a rendering mode other than 3 (invisible)
+}
+
+// font checks a font dictionary the first time content selects it (6.2.11.2, 6.2.11.3,
+// 6.2.11.6).
+func (w *walker) font(o types.Object, loc string) {
+	d := w.dict(o)
+	if d == nil || !w.first("font", o) {
+		return
+	}
+	loc = where(o, loc)
+	if w.fonts == nil {
+		w.fonts = map[string]*fontUse{}
+	}
+	w.fonts[objKeyOf(o)] = &fontUse{dict: d, loc: loc}
+	c := w.c
+	sub := w.name(d["Subtype"])
+	c.check(w.name(d["Type"]) == "Font", "6.2.11.2-1", loc)
+	c.check(sub == "Type1" || sub == "MMType1" || sub == "TrueType" || sub == "Type3" || sub == "Type0", "6.2.11.2-2", loc)
+	base := w.name(d["BaseFont"])
+	c.check(sub == "Type3" || base != "", "6.2.11.2-3", loc)
+	desc := w.dict(d["FontDescriptor"])
+	embedded := w.fontFile(desc) != nil
+	switch sub {
+	case "Type1", "MMType1", "TrueType":
+		standard := sub == "Type1" && standard14[base] && !embedded
+		first, hasFirst := w.number(d["FirstChar"])
+		last, hasLast := w.number(d["LastChar"])
+		c.check(standard || hasFirst, "6.2.11.2-4", loc)
+		c.check(standard || hasLast, "6.2.11.2-5", loc)
+		widths := w.array(d["Widths"])
+		c.check(standard || widths != nil && hasFirst && hasLast && float64(len(widths)) == last-first+1, "6.2.11.2-6", loc)
+		w.fontFile3(desc, loc)
+		if sub == "TrueType" {
+			flags, _ := w.number(desc["Flags"])
+			symbolic := int(flags)&4 != 0
+			enc := d["Encoding"]
+			if symbolic {
+				c.check(enc == nil, "6.2.11.6-3", loc)
+			} else {
+				name := w.name(enc)
+				if ed := w.dict(enc); ed != nil {
+					name = w.name(ed["BaseEncoding"])
+				}
+				c.check(name == "MacRomanEncoding" || name == "WinAnsiEncoding", "6.2.11.6-2", loc)
+			}
+		}
+	case "Type0":
+		w.type0(d, loc)
+	}
+}
+
+// objKeyOf names an indirect object by number, a direct one by what it says.
+func objKeyOf(o types.Object) string {
+	if r, ok := o.(types.IndirectRef); ok {
+		return fmt.Sprintf("%d", r.ObjectNumber.Value())
+	}
+	if o == nil {
+		return "null"
+	}
+	return o.PDFString()
+}
+
+// fontFile is the font program a descriptor embeds, or nil.
+func (w *walker) fontFile(desc types.Dict) *types.StreamDict {
+	for _, k := range []string{"FontFile", "FontFile2", "FontFile3"} {
+		if s := w.stream(desc[k]); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// fontFile3 checks an embedded FontFile3's Subtype (6.2.11.2-7).
+func (w *walker) fontFile3(desc types.Dict, loc string) {
+	if s := w.stream(desc["FontFile3"]); s != nil {
+		st := w.name(s.Dict["Subtype"])
+		w.c.check(st == "" || st == "Type1C" || st == "CIDFontType0C" || st == "OpenType", "6.2.11.2-7", loc)
+	}
+}
+
+// type0 checks a composite font and its CIDFont.
+func (w *walker) type0(d types.Dict, loc string) {
+	c := w.c
+	desc := w.array(d["DescendantFonts"])
+	if len(desc) == 0 {
+		return
+	}
+	cid := w.dict(desc[0])
+	cidSub := w.name(cid["Subtype"])
+	c.check(w.name(cid["Type"]) == "Font", "6.2.11.2-1", loc+" CIDFont")
+	c.check(cidSub == "CIDFontType0" || cidSub == "CIDFontType2", "6.2.11.2-2", loc+" CIDFont")
+	c.check(w.name(cid["BaseFont"]) != "", "6.2.11.2-3", loc+" CIDFont")
+	fd := w.dict(cid["FontDescriptor"])
+	w.fontFile3(fd, loc+" CIDFont")
+	if cidSub == "CIDFontType2" && w.stream(fd["FontFile2"]) != nil {
+		_, ok := cid["CIDToGIDMap"]
+		c.check(ok, "6.2.11.3.2-1", loc+" CIDFont")
+	}
+	enc := d["Encoding"]
+	cmapName := w.name(enc)
+	var cmapInfo types.Dict
+	if cmapName != "" {
+		c.check(predefinedCMaps[cmapName], "6.2.11.3.3-1", loc+" Encoding "+cmapName)
+	} else if s := w.stream(enc); s != nil {
+		cmapName = w.name(s.Dict["CMapName"])
+		cmapInfo = w.dict(s.Dict["CIDSystemInfo"])
+		if wm, ok := w.number(s.Dict["WMode"]); ok || bytes.Contains(decoded(s), []byte("/WMode")) {
+			c.check(streamWMode(decoded(s)) == int(wm), "6.2.11.3.3-2", loc+" CMap")
+		}
+		if use := s.Dict["UseCMap"]; use != nil {
+			n := w.name(use)
+			c.check(n == "" || predefinedCMaps[n], "6.2.11.3.3-3", loc+" UseCMap "+n)
+		}
+	}
+	if cmapName != "Identity-H" && cmapName != "Identity-V" {
+		info := w.dict(cid["CIDSystemInfo"])
+		reg, ord := textOf(w.deref(info["Registry"])), textOf(w.deref(info["Ordering"]))
+		if cmapInfo == nil && predefinedCMaps[cmapName] {
+			// A predefined CMap's own system info: its name's character collection.
+			return
+		}
+		sup, _ := w.number(info["Supplement"])
+		csup, hasSup := w.number(cmapInfo["Supplement"])
+		ok := cmapInfo != nil && reg == textOf(w.deref(cmapInfo["Registry"])) && ord == textOf(w.deref(cmapInfo["Ordering"])) && hasSup && sup <= csup
+		c.check(ok, "6.2.11.3.1-1", loc)
+	}
+}
+
+var reWMode = regexp.MustCompile(`/WMode\s+(\d)\s+def`)
+
+// streamWMode is the WMode an embedded CMap program sets, 0 when it sets none.
+func streamWMode(b []byte) int {
+	if m := reWMode.FindSubmatch(b); m != nil {
+		return int(m[1][0] - '0')
+	}
+	return 0
+}
+
+// showText notes text shown in font with the rendering mode; a Type 3 font's glyphs are
+// content of their own, drawn on the page.
+func (w *walker) showText(font types.Object, mode int, ct content) {
+	d := w.dict(font)
+	if d == nil {
+		return
+	}
+	if u := w.fonts[objKeyOf(font)]; u != nil && mode != 3 {
+		u.rendered = true
+	}
+	if w.name(d["Subtype"]) != "Type3" || !w.first(fmt.Sprintf("type3 p%d", ct.page), font) {
+		return
+	}
+	res := w.dict(d["Resources"])
+	own := res != nil
+	if !own {
+		res = ct.resources // a Type 3 font without resources uses the page's (ISO 32000-1, 9.6.5)
+	}
+	for name, proc := range w.dict(d["CharProcs"]) {
+		if b := decoded(w.stream(proc)); b != nil {
+			w.contents = append(w.contents, content{data: b, resources: res, loc: where(font, ct.loc+" Type3 glyph "+name), page: ct.page, own: own, owner: d})
+		}
+	}
+}
+
+// checkFonts: every font text is rendered in is embedded (6.2.11.4.1).
+func (c *checker) checkFonts() {
+	w := c.walk
+	for _, u := range w.fonts {
+		if !u.rendered {
+			continue
+		}
+		d := u.dict
+		sub := w.name(d["Subtype"])
+		switch sub {
+		case "Type3":
+			continue
+		case "Type0":
+			if desc := w.array(d["DescendantFonts"]); len(desc) > 0 {
+				d = w.dict(desc[0])
+			}
+		}
+		c.check(w.fontFile(w.dict(d["FontDescriptor"])) != nil, "6.2.11.4.1-1", u.loc)
+	}
+}

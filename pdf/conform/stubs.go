@@ -1,0 +1,3 @@
+package conform
+
+func (c *checker) checkFile() {}
