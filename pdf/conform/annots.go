@@ -80,7 +80,7 @@ func (w *walker) annotation(o types.Object, path string) {
 		}
 	}
 	if sub == "FileAttachment" {
-		w.fileSpec(d["FS"], nil)
+		w.fileSpec(d["FS"])
 	}
 	if p := d["Popup"]; p != nil {
 		w.annotation(p, path)

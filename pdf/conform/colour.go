@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -46,6 +47,7 @@ func (w *walker) colorSpace(o types.Object, loc string, depth int) {
 			return
 		}
 		name := w.name(a[1])
+		w.c.check(utf8.ValidString(name), "6.1.8-1", loc+" colourant name")
 		w.separation(name, a[2], a[3], loc)
 		w.colorSpace(a[2], loc+" alternate", depth+1)
 	case "DeviceN":
@@ -54,6 +56,9 @@ func (w *walker) colorSpace(o types.Object, loc string, depth int) {
 		}
 		names := w.array(a[1])
 		w.c.check(len(names) <= 32, "6.1.13-9", loc)
+		for _, n := range names {
+			w.c.check(utf8.ValidString(w.name(n)), "6.1.8-1", loc+" colourant name")
+		}
 		w.colorSpace(a[2], loc+" alternate", depth+1)
 		attrs := types.Dict(nil)
 		if len(a) > 4 {
@@ -131,6 +136,20 @@ func (w *walker) dictKey(d types.Dict, depth int) string {
 		b.WriteString("/" + k + " " + w.objKey(d[k], depth+1) + " ")
 	}
 	return b.String() + ">>"
+}
+
+// iccCMYK tells whether o is an ICCBased colour space with four components.
+func (w *walker) iccCMYK(o types.Object) bool {
+	a := w.array(o)
+	if len(a) < 2 || w.name(a[0]) != "ICCBased" {
+		return false
+	}
+	s := w.stream(a[1])
+	if s == nil {
+		return false
+	}
+	n, _ := w.number(s.Dict["N"])
+	return n == 4
 }
 
 // useColorSpace records that content uses the colour space o, with the resources res (for

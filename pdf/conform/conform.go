@@ -155,7 +155,14 @@ func (c *checker) check(ok bool, rule, loc string) {
 	}
 }
 
-func (c *checker) run() error {
+func (c *checker) run() (err error) {
+	// A panic here is a bug of this package, never a verdict on the file.
+	defer func() {
+		if v := recover(); v != nil {
+			err = fault.New(fault.Internal, "the PDF/A check failed on this file: %v", v)
+		}
+	}()
+	c.walk = &walker{c: c, xref: c.doc.Context().XRefTable, seen: map[string]bool{}, transparent: map[int]bool{}, pageGroupCS: map[int]bool{}, pageLoc: map[int]string{}}
 	for _, pass := range []func(){c.checkFile, c.checkObjects, c.checkContent, c.checkMetadata} {
 		if err := c.ctx.Err(); err != nil {
 			return fault.FromContext(c.ctx, "the PDF/A check")

@@ -18,6 +18,7 @@ import (
 type operand struct {
 	kind byte // 'n' number, '/' name, '(' string, '<' hex string, '[' array, 'd' dictionary, 'k' other keyword
 	text []byte
+	raw  []byte    // a name as written, before #-escapes are expanded
 	arr  []operand // array elements
 	dict map[string]operand
 }
@@ -39,8 +40,9 @@ func (o operand) num() (float64, bool) {
 
 // lexer reads a content stream.
 type lexer struct {
-	b []byte
-	p int
+	b   []byte
+	p   int
+	tok int // where the last token read begins
 }
 
 func isSpace(c byte) bool {
@@ -81,13 +83,14 @@ func (l *lexer) next(depth int) (operand, bool) {
 	}
 	c := l.b[l.p]
 	start := l.p
+	l.tok = start
 	switch {
 	case c == '/':
 		l.p++
 		for l.p < len(l.b) && !isSpace(l.b[l.p]) && !isDelimiter(l.b[l.p]) {
 			l.p++
 		}
-		return operand{kind: '/', text: unescapeName(l.b[start+1 : l.p])}, true
+		return operand{kind: '/', text: unescapeName(l.b[start+1 : l.p]), raw: l.b[start+1 : l.p]}, true
 	case c == '(':
 		l.p++
 		nest := 1
@@ -164,6 +167,25 @@ func (l *lexer) next(depth int) (operand, bool) {
 		return operand{kind: 'b', text: t}, true
 	}
 	return operand{kind: 'k', text: t}, true
+}
+
+// nextRaw reads one token of a file's object: unlike next, arrays and dictionaries are not
+// gathered (their delimiters come as keywords), so every element is seen.
+func (l *lexer) nextRaw() (operand, bool) {
+	l.skip()
+	if l.p >= len(l.b) {
+		return operand{}, false
+	}
+	l.tok = l.p
+	switch c := l.b[l.p]; {
+	case c == '[' || c == ']':
+		l.p++
+		return operand{kind: 'k', text: l.b[l.p-1 : l.p]}, true
+	case c == '<' && l.p+1 < len(l.b) && l.b[l.p+1] == '<', c == '>' && l.p+1 < len(l.b) && l.b[l.p+1] == '>':
+		l.p += 2
+		return operand{kind: 'k', text: l.b[l.p-2 : l.p]}, true
+	}
+	return l.next(0)
 }
 
 // inlineData skips an inline image's data after ID, to EI.
@@ -252,10 +274,30 @@ func (w *walker) readContent(ct content) {
 	fontName := ""
 	res := ct.resources
 	named := func(category, name string) types.Object {
-		if ct.own && res == nil && name != "" {
+		if name != "" && (ct.own && res == nil || ct.inherited) {
 			c.fail("6.2.2-2", ct.loc+" names /"+name+" without its own Resources")
 		}
 		return w.dict(res[category])[name]
+	}
+	// The colour state: whether colour was set in this stream (a page's content starts in
+	// DeviceGray black), and overprinting with an ICCBased CMYK space (6.2.4.2-2).
+	fillSet, strokeSet := false, false
+	var opStroke, opFill bool
+	var opm float64
+	cmykFill, cmykStroke := false, false
+	// Painting uses the current colours: the overprint rule and the initial colour apply
+	// to what is painted, not to what is set.
+	paint := func(fill, stroke bool) {
+		if opm == 1 && (fill && cmykFill && opFill || stroke && cmykStroke && opStroke) {
+			c.fail("6.2.4.2-2", ct.loc)
+		}
+		if ct.page == 0 || ct.own || ct.inherited {
+			return
+		}
+		if fill && !fillSet || stroke && !strokeSet {
+			w.useDevice("DeviceGray", res, ct.loc+" initial colour")
+			fillSet, strokeSet = true, true
+		}
 	}
 	for n := 0; n < 10_000_000; n++ {
 		t, ok := l.next(0)
@@ -263,6 +305,14 @@ func (w *walker) readContent(ct content) {
 			break
 		}
 		if t.kind != 'k' {
+			switch t.kind {
+			case 'n':
+				c.checkNumber(t.text, ct.loc)
+			case '(':
+				c.check(literalLength(t.text) <= 32767, "6.1.13-3", ct.loc)
+			case '<':
+				c.checkHex(t.text, ct.loc)
+			}
 			ops = append(ops, t)
 			if len(ops) > 64 {
 				ops = ops[1:]
@@ -285,14 +335,29 @@ func (w *walker) readContent(ct content) {
 			}
 		case "Q":
 			depth = max(0, depth-1)
-		case "rg", "RG":
-			w.useDevice("DeviceRGB", res, ct.loc+" "+op)
-		case "k", "K":
-			w.useDevice("DeviceCMYK", res, ct.loc+" "+op)
-		case "g", "G":
-			w.useDevice("DeviceGray", res, ct.loc+" "+op)
+		case "rg", "RG", "k", "K", "g", "G":
+			family := map[byte]string{'r': "DeviceRGB", 'R': "DeviceRGB", 'k': "DeviceCMYK", 'K': "DeviceCMYK", 'g': "DeviceGray", 'G': "DeviceGray"}[op[0]]
+			w.useDevice(family, res, ct.loc+" "+op)
+			if op[0] >= 'a' {
+				fillSet, cmykFill = true, false
+			} else {
+				strokeSet, cmykStroke = true, false
+			}
+		case "ri":
+			c.check(renderingIntents[arg(0).name()], "6.2.6-1", ct.loc+" ri")
+		case "f", "F", "f*":
+			paint(true, false)
+		case "S", "s":
+			paint(false, true)
+		case "B", "B*", "b", "b*":
+			paint(true, true)
 		case "cs", "CS":
 			name := arg(0).name()
+			if op == "cs" {
+				fillSet, cmykFill = true, false
+			} else {
+				strokeSet, cmykStroke = true, false
+			}
 			switch name {
 			case "DeviceRGB", "DeviceCMYK", "DeviceGray":
 				w.useDevice(name, res, ct.loc+" "+op)
@@ -301,10 +366,29 @@ func (w *walker) readContent(ct content) {
 				cs := named("ColorSpace", name)
 				w.colorSpace(cs, ct.loc+" ColorSpace "+name, 0)
 				w.useColorSpace(cs, res, ct.loc+" "+op+" /"+name)
+				if w.iccCMYK(cs) {
+					if op == "cs" {
+						cmykFill = true
+					} else {
+						cmykStroke = true
+					}
+				}
 			}
 		case "gs":
 			name := arg(0).name()
-			w.extGState(named("ExtGState", name), ct.loc+" ExtGState "+name, ct.page)
+			gs := named("ExtGState", name)
+			w.extGState(gs, ct.loc+" ExtGState "+name, ct.page)
+			if d := w.dict(gs); d != nil {
+				if v, ok := w.boolean(d["OP"]); ok {
+					opStroke, opFill = v, v
+				}
+				if v, ok := w.boolean(d["op"]); ok {
+					opFill = v
+				}
+				if v, ok := w.number(d["OPM"]); ok {
+					opm = v
+				}
+			}
 		case "Do":
 			name := arg(0).name()
 			w.xobjectIn(named("XObject", name), res, ct.loc+" XObject "+name, ct.page)
@@ -324,6 +408,9 @@ func (w *walker) readContent(ct content) {
 				renderMode = int(v)
 			}
 		case "Tj", "TJ", "'", "\"":
+			if renderMode != 3 && renderMode != 7 {
+				paint(renderMode == 0 || renderMode == 2 || renderMode == 4 || renderMode == 6, renderMode == 1 || renderMode == 2 || renderMode == 5 || renderMode == 6)
+			}
 			w.showText(font, renderMode, ct)
 		case "BI":
 			w.inlineImage(l, res, ct.loc)
@@ -375,6 +462,9 @@ func (w *walker) inlineImage(l *lexer, res types.Dict, loc string) {
 		if v, ok := d[k]; ok {
 			w.c.check(string(v.text) != "true", "6.2.8-3", loc)
 		}
+	}
+	if v, ok := d["Intent"]; ok {
+		w.c.check(renderingIntents[v.name()], "6.2.6-1", loc)
 	}
 	mask := string(d["IM"].text) == "true" || string(d["ImageMask"].text) == "true"
 	if mask {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -126,9 +127,11 @@ func (w *walker) type0(d types.Dict, loc string) {
 	c.check(w.name(cid["BaseFont"]) != "", "6.2.11.2-3", loc+" CIDFont")
 	fd := w.dict(cid["FontDescriptor"])
 	w.fontFile3(fd, loc+" CIDFont")
-	if cidSub == "CIDFontType2" && w.stream(fd["FontFile2"]) != nil {
-		_, ok := cid["CIDToGIDMap"]
-		c.check(ok, "6.2.11.3.2-1", loc+" CIDFont")
+	if m, ok := cid["CIDToGIDMap"]; ok {
+		// A stream, or the name Identity.
+		c.check(w.stream(m) != nil || w.name(m) == "Identity", "6.2.11.3.2-1", loc+" CIDFont CIDToGIDMap")
+	} else if cidSub == "CIDFontType2" && w.stream(fd["FontFile2"]) != nil {
+		c.fail("6.2.11.3.2-1", loc+" CIDFont")
 	}
 	enc := d["Encoding"]
 	cmapName := w.name(enc)
@@ -142,9 +145,11 @@ func (w *walker) type0(d types.Dict, loc string) {
 			c.check(streamWMode(decoded(s)) == int(wm), "6.2.11.3.3-2", loc+" CMap")
 		}
 		if use := s.Dict["UseCMap"]; use != nil {
+			// Only a predefined CMap, by name, may be used: not an embedded one.
 			n := w.name(use)
-			c.check(n == "" || predefinedCMaps[n], "6.2.11.3.3-3", loc+" UseCMap "+n)
+			c.check(predefinedCMaps[n], "6.2.11.3.3-3", loc+" UseCMap "+n)
 		}
+		c.check(maxCID(decoded(s)) <= 65535, "6.1.13-10", loc+" CMap")
 	}
 	if cmapName != "Identity-H" && cmapName != "Identity-V" {
 		info := w.dict(cid["CIDSystemInfo"])
@@ -160,7 +165,49 @@ func (w *walker) type0(d types.Dict, loc string) {
 	}
 }
 
-var reWMode = regexp.MustCompile(`/WMode\s+(\d)\s+def`)
+var (
+	reWMode    = regexp.MustCompile(`/WMode\s+(\d)\s+def`)
+	reCIDRange = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(\d+)`)
+	reCIDChar  = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*(\d+)`)
+)
+
+// maxCID is the largest CID an embedded CMap program maps to (cidrange and cidchar).
+func maxCID(b []byte) int64 {
+	var top int64
+	for _, sec := range sections(b, "begincidrange", "endcidrange") {
+		for _, m := range reCIDRange.FindAllSubmatch(sec, -1) {
+			lo, _ := strconv.ParseInt(string(m[1]), 16, 64)
+			hi, _ := strconv.ParseInt(string(m[2]), 16, 64)
+			cid, _ := strconv.ParseInt(string(m[3]), 10, 64)
+			top = max(top, cid+hi-lo)
+		}
+	}
+	for _, sec := range sections(b, "begincidchar", "endcidchar") {
+		for _, m := range reCIDChar.FindAllSubmatch(sec, -1) {
+			cid, _ := strconv.ParseInt(string(m[2]), 10, 64)
+			top = max(top, cid)
+		}
+	}
+	return top
+}
+
+// sections are the parts of b between each begin and the end that follows it.
+func sections(b []byte, begin, end string) [][]byte {
+	var out [][]byte
+	for {
+		i := bytes.Index(b, []byte(begin))
+		if i < 0 {
+			return out
+		}
+		b = b[i+len(begin):]
+		j := bytes.Index(b, []byte(end))
+		if j < 0 {
+			return append(out, b)
+		}
+		out = append(out, b[:j])
+		b = b[j:]
+	}
+}
 
 // streamWMode is the WMode an embedded CMap program sets, 0 when it sets none.
 func streamWMode(b []byte) int {
@@ -184,13 +231,13 @@ func (w *walker) showText(font types.Object, mode int, ct content) {
 		return
 	}
 	res := w.dict(d["Resources"])
-	own := res != nil
-	if !own {
-		res = ct.resources // a Type 3 font without resources uses the page's (ISO 32000-1, 9.6.5)
+	inherited := res == nil
+	if inherited {
+		res = ct.resources // what ISO 32000-1 allows (9.6.5) and PDF/A does not (6.2.2-2)
 	}
 	for name, proc := range w.dict(d["CharProcs"]) {
 		if b := decoded(w.stream(proc)); b != nil {
-			w.contents = append(w.contents, content{data: b, resources: res, loc: where(font, ct.loc+" Type3 glyph "+name), page: ct.page, own: own, owner: d})
+			w.contents = append(w.contents, content{data: b, resources: res, loc: where(font, ct.loc+" Type3 glyph "+name), page: ct.page, inherited: inherited, owner: d})
 		}
 	}
 }

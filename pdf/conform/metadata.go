@@ -77,7 +77,7 @@ func (c *checker) readMetadata() {
 }
 
 // reXPacket finds the xpacket header.
-var reXPacket = regexp.MustCompile(`<\?xpacket\s+begin=[^?]*\?>`)
+var reXPacket = regexp.MustCompile(`<\?xpacket\s[^?]*\bbegin=[^?]*\?>`)
 
 func (c *checker) checkMetadata() {
 	m := c.meta

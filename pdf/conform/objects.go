@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,8 +12,7 @@ import (
 // checkObjects walks the document from the catalog and checks each object by its role.
 func (c *checker) checkObjects() {
 	ctx := c.doc.Context()
-	w := &walker{c: c, xref: ctx.XRefTable, seen: map[string]bool{}, transparent: map[int]bool{}, pageGroupCS: map[int]bool{}, pageLoc: map[int]string{}}
-	c.walk = w
+	w := c.walk
 	c.checkTrailer()
 	c.checkStreams(w)
 	cat, err := ctx.Catalog()
@@ -25,9 +25,42 @@ func (c *checker) checkObjects() {
 // checkTrailer: 6.1.3-1 and -2.
 func (c *checker) checkTrailer() {
 	ctx := c.doc.Context()
-	c.check(len(ctx.ID) > 0, "6.1.3-1", "trailer")
+	c.check(len(ctx.ID) == 2 && isString(ctx.ID[0]) && isString(ctx.ID[1]), "6.1.3-1", "trailer")
+	c.checkFirstPageTrailer()
 	c.check(ctx.Encrypt == nil && !c.doc.Unlocked(), "6.1.3-2", "trailer")
 }
+
+func isString(o types.Object) bool {
+	switch o.(type) {
+	case types.StringLiteral, types.HexLiteral:
+		return true
+	}
+	return false
+}
+
+// checkFirstPageTrailer: a linearised file's first-page trailer (its first trailer or
+// cross-reference stream) has an ID too.
+func (c *checker) checkFirstPageTrailer() {
+	head := c.raw[:min(len(c.raw), 2048)]
+	if !bytes.Contains(head, []byte("/Linearized")) {
+		return
+	}
+	var dict []byte
+	if i := bytes.Index(c.raw, []byte("trailer")); i >= 0 {
+		dict = c.raw[i:min(len(c.raw), i+2048)]
+		if j := bytes.Index(dict, []byte("startxref")); j >= 0 {
+			dict = dict[:j]
+		}
+	} else if m := reXRefStream.FindIndex(c.raw); m != nil {
+		dict = c.raw[max(0, m[0]-2048):m[1]]
+		if j := bytes.LastIndex(dict, []byte("obj")); j >= 0 {
+			dict = dict[j:]
+		}
+	}
+	c.check(dict == nil || bytes.Contains(dict, []byte("/ID")), "6.1.3-1", "first-page trailer")
+}
+
+var reXRefStream = regexp.MustCompile(`/Type\s*/XRef\b`)
 
 // standardFilters are ISO 32000-1, Table 6, without LZWDecode.
 var standardFilters = map[string]bool{"ASCIIHexDecode": true, "ASCII85Decode": true, "FlateDecode": true, "RunLengthDecode": true,
@@ -325,16 +358,56 @@ func (w *walker) embeddedFiles(cat types.Dict) {
 	if names != nil {
 		w.nameTree(names["EmbeddedFiles"], 0, func(v types.Object) { specs = append(specs, v) })
 	}
-	af := map[int]bool{}
-	for _, a := range w.array(cat["AF"]) {
-		if r, ok := a.(types.IndirectRef); ok {
-			af[r.ObjectNumber.Value()] = true
-		}
-		specs = append(specs, a)
-	}
+	specs = append(specs, w.array(cat["AF"])...)
 	for _, s := range specs {
-		w.fileSpec(s, af)
+		w.fileSpec(s)
 	}
+}
+
+// associatedFiles are the file specifications some object lists in its AF array (the
+// catalog, pages, annotations, XObjects, structure elements …).
+func (w *walker) associatedFiles() map[int]bool {
+	if w.af != nil {
+		return w.af
+	}
+	w.af = map[int]bool{}
+	var visit func(o types.Object, depth int)
+	visit = func(o types.Object, depth int) {
+		if depth > 8 {
+			return
+		}
+		var d types.Dict
+		switch v := o.(type) {
+		case types.Dict:
+			d = v
+		case types.StreamDict:
+			d = v.Dict
+		case types.Array:
+			for _, x := range v {
+				visit(x, depth+1)
+			}
+			return
+		default:
+			return
+		}
+		for k, v := range d {
+			if k == "AF" {
+				for _, x := range w.array(v) {
+					if r, ok := x.(types.IndirectRef); ok {
+						w.af[r.ObjectNumber.Value()] = true
+					}
+				}
+				continue
+			}
+			visit(v, depth+1)
+		}
+	}
+	for _, e := range w.xref.Table {
+		if e != nil && !e.Free {
+			visit(e.Object, 0)
+		}
+	}
+	return w.af
 }
 
 // nameTree calls fn for every value of a name tree.
@@ -353,7 +426,7 @@ func (w *walker) nameTree(o types.Object, depth int, fn func(types.Object)) {
 }
 
 // fileSpec checks a file specification with an embedded file.
-func (w *walker) fileSpec(o types.Object, af map[int]bool) {
+func (w *walker) fileSpec(o types.Object) {
 	d := w.dict(o)
 	if d == nil || !w.first("filespec", o) {
 		return
@@ -380,9 +453,8 @@ func (w *walker) fileSpec(o types.Object, af map[int]bool) {
 	}
 	_, rel := d["AFRelationship"]
 	w.c.check(rel, "6.8-3", loc)
-	if r, ok := o.(types.IndirectRef); ok && len(af) > 0 {
-		_ = r
-	}
+	r, indirect := o.(types.IndirectRef)
+	w.c.check(indirect && w.associatedFiles()[r.ObjectNumber.Value()], "6.8-4", loc)
 	for _, k := range []string{"F", "UF"} {
 		s := w.stream(ef[k])
 		if s == nil {

@@ -9,7 +9,9 @@ import (
 
 // inherited are the page attributes a page takes from its ancestors.
 type inherited struct {
-	resources types.Object
+	resources         types.Object
+	mediaBox, cropBox types.Object
+	fromTree          bool // the resources were inherited, not the page's own
 }
 
 // pages walks the page tree.
@@ -23,7 +25,16 @@ func (w *walker) pages(o types.Object, inh *inherited, depth int) {
 		in = *inh
 	}
 	if r, ok := d["Resources"]; ok {
-		in.resources = r
+		in.resources, in.fromTree = r, false
+		if w.name(d["Type"]) == "Pages" {
+			in.fromTree = true
+		}
+	}
+	if b, ok := d["MediaBox"]; ok {
+		in.mediaBox = b
+	}
+	if b, ok := d["CropBox"]; ok {
+		in.cropBox = b
 	}
 	if w.name(d["Type"]) == "Pages" || d["Kids"] != nil && w.name(d["Type"]) != "Page" {
 		for _, k := range w.array(d["Kids"]) {
@@ -44,8 +55,13 @@ func (w *walker) page(o types.Object, d types.Dict, in inherited) {
 	c.check(!aa, "6.5.2-2", loc)
 	_, ps := d["PresSteps"]
 	c.check(!ps, "6.10-2", loc)
+	boxes := map[string]types.Object{"MediaBox": in.mediaBox, "CropBox": in.cropBox}
 	for _, box := range []string{"MediaBox", "CropBox", "BleedBox", "TrimBox", "ArtBox"} {
-		if b := w.array(d[box]); len(b) == 4 {
+		o, ok := d[box]
+		if !ok {
+			o = boxes[box]
+		}
+		if b := w.array(o); len(b) == 4 {
 			var v [4]float64
 			for i := range v {
 				v[i], _ = w.number(b[i])
@@ -56,7 +72,7 @@ func (w *walker) page(o types.Object, d types.Dict, in inherited) {
 	}
 	res := w.dict(in.resources)
 	for _, s := range w.contentStreams(d["Contents"]) {
-		w.contents = append(w.contents, content{data: s, resources: res, loc: loc + " content", page: n})
+		w.contents = append(w.contents, content{data: s, resources: res, loc: loc + " content", page: n, inherited: in.fromTree})
 	}
 	if g := w.dict(d["Group"]); g != nil {
 		w.group(g, loc)
@@ -185,11 +201,20 @@ func (w *walker) halftone(o types.Object, loc string, depth int) {
 	w.c.check(!hn, "6.2.5-5", loc)
 	if t == 5 {
 		for k, v := range d {
-			if k != "Type" && k != "HalftoneType" && k != "HalftoneName" {
-				if sub := w.dict(v); sub != nil {
-					w.halftone(v, loc+" "+k, depth+1)
-				}
+			if k == "Type" || k == "HalftoneType" || k == "HalftoneName" {
+				continue
 			}
+			sub := w.dict(v)
+			if sub == nil {
+				continue
+			}
+			w.halftone(v, loc+" "+k, depth+1)
+			if k == "Default" {
+				continue
+			}
+			_, tf := sub["TransferFunction"]
+			primary := k == "Cyan" || k == "Magenta" || k == "Yellow" || k == "Black"
+			w.c.check(tf != primary, "6.2.5-6", loc+" "+k)
 		}
 	}
 }
@@ -272,6 +297,10 @@ func (w *walker) image(o types.Object, res types.Dict, path string, page int, sm
 	}
 	if ri := d["Intent"]; ri != nil {
 		w.c.check(renderingIntents[w.name(ri)], "6.2.6-1", loc)
+	}
+	if w.name(d["Filter"]) == "JPXDecode" {
+		_, hasCS := d["ColorSpace"]
+		w.jpx(s.Raw, hasCS, loc)
 	}
 	if !mask && !smask {
 		if cs := d["ColorSpace"]; cs != nil {

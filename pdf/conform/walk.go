@@ -25,6 +25,7 @@ type walker struct {
 	pageLoc     map[int]string
 	separations map[string]string // Separation name -> its alternate space and tint transform
 	fonts       map[string]*fontUse
+	af          map[int]bool // file specifications listed in some AF array
 }
 
 // content is one content stream to read, with its resources and owner.
@@ -33,7 +34,8 @@ type content struct {
 	resources types.Dict
 	loc       string
 	page      int  // 1-based page it draws on (0: not a page's own stream)
-	own       bool // the stream carries its own resources (not a page's inherited ones)
+	own       bool // a form, pattern or glyph: it must carry its own resources (6.2.2-2)
+	inherited bool // a page's content whose resources come from the page tree (6.2.2-2)
 	owner     types.Dict
 }
 

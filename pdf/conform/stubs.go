@@ -1,3 +1,0 @@
-package conform
-
-func (c *checker) checkFile() {}
