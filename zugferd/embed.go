@@ -10,6 +10,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/conform"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
@@ -90,7 +91,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 		}
 	}
 	res := &Result{FileName: FileName(p), Profile: p}
-	if !isPDFA3(d) {
+	if !isPDFA3(ctx, d, file) {
 		if conv == nil {
 			return nil, fault.New(fault.EngineUnavailable, "the PDF is not PDF/A-3 and no PDF/A converter is configured")
 		}
@@ -122,18 +123,15 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 	return res, nil
 }
 
-// isPDFA3 tells whether d can take the attachment as it is: identified as PDF/A-3, every
-// font embedded and a PDF/A output intent present.
-func isPDFA3(d *pdf.Doc) bool {
-	if part, _ := d.PDFA(); part != 3 || len(d.UnembeddedFonts()) > 0 {
+// isPDFA3 tells whether file (parsed as d) can take the attachment as it is: it claims
+// PDF/A-3 and the native validator agrees (fonts embedded, output intent, metadata …), so
+// its bytes stay and the invoice goes on as an incremental update.
+func isPDFA3(ctx context.Context, d *pdf.Doc, file []byte) bool {
+	if part, _ := d.PDFA(); part != 3 {
 		return false
 	}
-	for _, s := range d.OutputIntents() {
-		if s == "GTS_PDFA1" {
-			return true
-		}
-	}
-	return false
+	r, err := conform.Check(ctx, file, conform.PDFA3B)
+	return err == nil && r.Compliant
 }
 
 // schema is the Factur-X XMP extension schema (Factur-X 1.07, ZUGFeRD 2.3) with the

@@ -3,6 +3,7 @@ package zugferd
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -10,6 +11,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/conform"
 )
 
 // XMP namespaces of the container checks.
@@ -76,7 +78,9 @@ func Validate(ctx context.Context, data []byte, o ValidateOptions) (*Report, err
 		return nil, err
 	}
 	r := &Report{FileName: doc.FileName, Profile: string(doc.Info.Profile), XML: xr}
-	r.PDF = container(d, doc)
+	if r.PDF, err = container(ctx, d, doc, data); err != nil {
+		return nil, err
+	}
 	r.Valid = xr.Valid && r.PDF.Valid
 	if o.Pages != nil {
 		vis, err := visible(ctx, o.Pages, data, doc.XML)
@@ -111,7 +115,7 @@ func visible(ctx context.Context, pages func(context.Context, []byte) ([]string,
 	return Visible(inv, texts), nil
 }
 
-func container(d *pdf.Doc, doc *Document) PDFReport {
+func container(ctx context.Context, d *pdf.Doc, doc *Document, data []byte) (PDFReport, error) {
 	var out []rules.Result
 	check := func(id string, sev rules.Severity, ok bool, msg, where string) {
 		out = append(out, rules.Result{ID: id, Severity: sev, Passed: ok, Message: msg, Location: where})
@@ -119,18 +123,21 @@ func container(d *pdf.Doc, doc *Document) PDFReport {
 	id := d.XMPProperties(nsPDFAID)
 	check("PDFA-ID", rules.Fatal, id["part"] == "3" && strings.Contains("ABU", strings.ToUpper(id["conformance"])) && id["conformance"] != "",
 		"The XMP identifies the file as PDF/A-3 (pdfaid:part 3, conformance A, B or U); found part "+quoted(id["part"])+", conformance "+quoted(id["conformance"])+".", "XMP pdfaid")
-	intents := d.OutputIntents()
-	hasPDFA := false
-	for _, s := range intents {
-		hasPDFA = hasPDFA || s == "GTS_PDFA1"
+	// PDF/A-3 conformance by the native validator: each failed rule is fatal, under its
+	// clause (PDFA-6.2.4.3-2 …).
+	pdfa, err := conform.Check(ctx, data, conform.PDFA3B)
+	if err != nil {
+		if ctx.Err() != nil {
+			return PDFReport{}, err
+		}
+		check("PDFA-CONFORMANCE", rules.Fatal, false, "The file could not be checked against PDF/A-3B: "+err.Error(), "file")
+	} else if pdfa.Compliant {
+		check("PDFA-CONFORMANCE", rules.Fatal, true, fmt.Sprintf("The file conforms to PDF/A-3B (%d rules checked).", pdfa.Checked), "file")
 	}
-	// PDF/A needs the output intent whenever device colours are used, which almost every
-	// invoice does; whether this one does is a question for a full PDF/A validator.
-	check("PDFA-OUTPUTINTENT", rules.Warning, hasPDFA, "The catalog should have a PDF/A output intent (GTS_PDFA1) with its ICC profile.", "/Catalog/OutputIntents")
-	missing := d.UnembeddedFonts()
-	check("PDFA-FONTS", rules.Fatal, len(missing) == 0, "Every font is embedded (PDF/A); not embedded: "+strings.Join(missing, ", ")+".", "fonts")
-	if len(missing) == 0 {
-		out[len(out)-1].Message = "Every font is embedded (PDF/A)."
+	if pdfa != nil {
+		for _, f := range pdfa.Failed {
+			out = append(out, rules.Result{ID: "PDFA-" + f.Rule, Severity: rules.Fatal, Message: fmt.Sprintf("%s (ISO 19005-3, %s; %d times)", f.Description, f.Clause, f.Count), Location: strings.Join(f.Locations, "; ")})
+		}
 	}
 
 	where := "attachment " + doc.FileName
@@ -164,7 +171,7 @@ func container(d *pdf.Doc, doc *Document) PDFReport {
 			valid = false
 		}
 	}
-	return PDFReport{Valid: valid, Results: out}
+	return PDFReport{Valid: valid, Results: out}, nil
 }
 
 func quoted(s string) string {

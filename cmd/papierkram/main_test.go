@@ -260,6 +260,25 @@ func TestPDFCommands(t *testing.T) {
 	if b, err := exec.Command(bin, "pdf", "fill-form", "--values", valuesFile, "-o", filled, formFile).CombinedOutput(); err == nil || !strings.Contains(string(b), "one of M, S") {
 		t.Fatalf("fill-form with a bad value: %v %s", err, b)
 	}
+
+	// validate: the report on stdout; exit 0 when the file conforms, 1 when it does not
+	// (a plain PDF has no XMP identification, no output intent …), 2 for what is no PDF.
+	cmd = exec.Command(bin, "pdf", "validate", in)
+	report, _ := cmd.Output()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(report), `"compliant": false`) || !strings.Contains(string(report), `"6.6.2.1-1"`) {
+		t.Fatalf("validate a plain PDF: exit %d %s", cmd.ProcessState.ExitCode(), report)
+	}
+	pdfa := filepath.Join(dir, "a.pdf")
+	if b, err := exec.Command(bin, "pdf", "pdfa", "-o", pdfa, in).CombinedOutput(); err != nil {
+		t.Fatalf("pdfa: %v %s", err, b)
+	}
+	if b, err := exec.Command(bin, "pdf", "validate", "--profile", "PDF/A-3b", pdfa).Output(); err != nil || !strings.Contains(string(b), `"compliant": true`) {
+		t.Fatalf("validate our PDF/A: %v %s", err, b)
+	}
+	cmd = exec.Command(bin, "pdf", "validate", valuesFile)
+	if b, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 {
+		t.Fatalf("validate what is no PDF: exit %d %s", cmd.ProcessState.ExitCode(), b)
+	}
 }
 
 func TestSignAndVerifyCommands(t *testing.T) {

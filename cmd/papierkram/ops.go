@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -113,14 +114,21 @@ func opCommand[P any](o *ops.Operation[P]) *cobra.Command {
 		for _, f := range res.Facts {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", f[0], f[1])
 		}
-		if res.Data == nil {
+		data := res.Data
+		if data == nil {
 			b, err := json.MarshalIndent(res.Value, "", "  ")
 			if err != nil {
 				return err
 			}
-			return writeOut(cmd, out, append(b, '\n'))
+			data = append(b, '\n')
 		}
-		return writeOut(cmd, out, res.Data)
+		if err := writeOut(cmd, out, data); err != nil {
+			return err
+		}
+		if res.Fails != "" {
+			return errors.New(res.Fails) // exit status 1: the input failed the check
+		}
+		return nil
 	}
 	return cmd
 }

@@ -53,7 +53,7 @@ func pdfCmd() *cobra.Command {
 		opCommand(ops.Unlock), opCommand(ops.Bookmarks), opCommand(ops.SetBookmarks),
 		opCommand(ops.DeletePages), opCommand(ops.Insert), opCommand(ops.Reorder),
 		opCommand(ops.Stamp), opCommand(ops.Watermark), opCommand(ops.PageNumbers),
-		opCommand(ops.Flatten), opCommand(ops.ImagesToPDF), opCommand(ops.OCR))
+		opCommand(ops.Flatten), opCommand(ops.ImagesToPDF), opCommand(ops.OCR), opCommand(ops.Validate))
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf/conform"
 )
 
 // Request is a Word (or OpenDocument, RTF) to PDF conversion.
@@ -82,6 +83,14 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 		return nil, fault.New(fault.InvalidInput, "variables need a .docx template; this is a .%s file", kind)
 	}
 	name := strings.TrimSuffix(path.Base(r.Filename), path.Ext(r.Filename))
-	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, UpdateIndexes: r.UpdateIndexes,
+	out, err := o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, UpdateIndexes: r.UpdateIndexes,
 		PDFA: r.PDFA, TrackChanges: r.TrackChanges, HideComments: r.HideComments}, "pdf")
+	if err == nil && r.PDFA {
+		// LibreOffice's PDF/A export is trusted no more than Ghostscript's.
+		err = conform.Require(ctx, out, conform.PDFA3B, "LibreOffice's PDF/A export")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

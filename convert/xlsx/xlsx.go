@@ -19,6 +19,7 @@ import (
 	"github.com/papierkram/papierkram/convert"
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf/conform"
 )
 
 // Options are the spec's spreadsheet print options; zero values leave the workbook's own.
@@ -132,7 +133,15 @@ func ToPDF(ctx context.Context, o convert.Office, r Request) ([]byte, error) {
 		}
 	}
 	name := strings.TrimSuffix(path.Base(r.Filename), path.Ext(r.Filename))
-	return o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, Recalculate: r.Recalculate, PDFA: r.PDFA, JoinSheets: join}, "pdf")
+	out, err := o.Convert(ctx, office.Job{Document: doc, Ext: kind, Name: name, Locale: r.Locale, Recalculate: r.Recalculate, PDFA: r.PDFA, JoinSheets: join}, "pdf")
+	if err == nil && r.PDFA {
+		// LibreOffice's PDF/A export is trusted no more than Ghostscript's.
+		err = conform.Require(ctx, out, conform.PDFA3B, "LibreOffice's PDF/A export")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // paperSizes are OOXML's paperSize codes of the sizes a caller may name.

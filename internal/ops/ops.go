@@ -54,6 +54,10 @@ type Output struct {
 	Data        []byte
 	Value       any
 	Facts       [][2]string
+	// Fails is set by a check whose input failed it (a PDF that does not conform): the
+	// server still answers 200 with the report, the command line writes it and exits 1
+	// with this message.
+	Fails string
 }
 
 // Renderer renders PDF pages to images and reads their text (engine/poppler); OCR leaves
@@ -150,5 +154,5 @@ func (o *Operation[P]) Meta() Meta { return Meta{o.Group, o.Name, o.CommandName(
 func All() []Meta {
 	return []Meta{Compress.Meta(), Encrypt.Meta(), Decrypt.Meta(), Unlock.Meta(), Bookmarks.Meta(), SetBookmarks.Meta(),
 		DeletePages.Meta(), Insert.Meta(), Reorder.Meta(), Stamp.Meta(), Watermark.Meta(), PageNumbers.Meta(),
-		Flatten.Meta(), ImagesToPDF.Meta(), OCR.Meta(), Visualize.Meta(), Create.Meta()}
+		Flatten.Meta(), ImagesToPDF.Meta(), OCR.Meta(), Validate.Meta(), Visualize.Meta(), Create.Meta()}
 }

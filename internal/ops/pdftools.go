@@ -3,12 +3,14 @@ package ops
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/compress"
+	"github.com/papierkram/papierkram/pdf/conform"
 	"github.com/papierkram/papierkram/pdf/ocr"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
@@ -447,6 +449,39 @@ var OCR = &Operation[OCROptions]{
 			words += pg.Words
 		}
 		out.Facts = [][2]string{{"Pages-Read", strconv.Itoa(read)}, {"Pages-Skipped", strconv.Itoa(skipped)}, {"Words", strconv.Itoa(words)}}
+		return out, nil
+	},
+}
+
+// ValidateOptions are validate's options.
+type ValidateOptions struct {
+	Profile string `query:"profile" enum:"auto,PDF/A-2b,PDF/A-2u,PDF/A-3b,PDF/A-3u" default:"auto" doc:"The conformance level to check against; auto: the one the file claims in its XMP (PDF/A-3b when it claims none)."`
+	Format  string `query:"format" enum:"json,html" default:"json" doc:"json: the report as JSON; html: a report page."`
+}
+
+// Validate checks a PDF against PDF/A-2 or PDF/A-3 natively (pdf/conform).
+var Validate = &Operation[ValidateOptions]{
+	Group: "pdf-tools", Name: "validate", Summary: "Check PDF/A conformance",
+	Parts: []Part{pdfPart}, Result: conform.ConformanceReport{}, Produces: []string{"application/json", "text/html"},
+	Run: func(ctx context.Context, e *Engines, in *Input, p *ValidateOptions) (*Output, error) {
+		profile, err := conform.ParseProfile(p.Profile)
+		if err != nil {
+			return nil, err
+		}
+		r, err := conform.Check(ctx, in.File("file").Data, profile)
+		if err != nil {
+			return nil, err
+		}
+		out := &Output{Value: r}
+		if p.Format == "html" {
+			out = pdfResult(in, "validation", r.HTML())
+			out.Name = strings.TrimSuffix(out.Name, ".pdf") + ".html"
+			out.ContentType = "text/html; charset=utf-8"
+		}
+		out.Facts = [][2]string{{"Profile", string(r.Profile)}, {"Compliant", strconv.FormatBool(r.Compliant)}}
+		if !r.Compliant {
+			out.Fails = fmt.Sprintf("the PDF does not conform to %s: %d of %d rules failed", r.Profile, len(r.Failed), r.Checked)
+		}
 		return out, nil
 	},
 }

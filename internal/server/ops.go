@@ -27,6 +27,10 @@ func mount[P any](s *Server, o *ops.Operation[P]) {
 		for _, t := range o.Produces {
 			types[t] = &huma.MediaType{Schema: &huma.Schema{Type: "string", Format: "binary"}}
 		}
+		if o.Result != nil {
+			// A report that also comes as a page: JSON by its schema, the rest as documents.
+			types["application/json"] = &huma.MediaType{Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(o.Result), true, "")}
+		}
 		op.Responses = binaryResponse(types)
 	} else {
 		schema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(o.Result), true, "")

@@ -108,6 +108,7 @@ func (s *Server) registerPDFTools() {
 	mount(s, ops.Flatten)
 	mount(s, ops.ImagesToPDF)
 	mount(s, ops.OCR)
+	mount(s, ops.Validate)
 
 	register(s, huma.Operation{
 		OperationID: "postPdfToolsSplit", Method: http.MethodPost, Path: "/api/pdf-tools/split", Tags: tag,

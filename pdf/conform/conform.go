@@ -57,8 +57,8 @@ func (p Profile) part() int {
 	return 3
 }
 
-// Report is the outcome of a check, shaped like veraPDF's validation report.
-type Report struct {
+// ConformanceReport is the outcome of a check, shaped like veraPDF's validation report.
+type ConformanceReport struct {
 	Profile   Profile `json:"profile" doc:"The profile the file was checked against."`
 	Claimed   string  `json:"claimed,omitempty" doc:"What the file's XMP claims (pdfaid:part and conformance), e.g. PDF/A-3B; empty when it claims nothing."`
 	Compliant bool    `json:"compliant" doc:"True when no checked rule failed."`
@@ -85,7 +85,7 @@ const maxLocations = 5
 // Check validates data against p. A file that cannot be read at all is the error of
 // pdf.ReadLenient (fault.InvalidPDF, EncryptedPDF, PayloadTooLarge); every defect of a
 // file that can be read is a failed rule in the report.
-func Check(ctx context.Context, data []byte, p Profile) (*Report, error) {
+func Check(ctx context.Context, data []byte, p Profile) (*ConformanceReport, error) {
 	if p == "" {
 		p = Auto
 	}
@@ -172,8 +172,8 @@ func (c *checker) run() (err error) {
 	return nil
 }
 
-func (c *checker) report() *Report {
-	r := &Report{Profile: c.profile, Failed: []Failure{}}
+func (c *checker) report() *ConformanceReport {
+	r := &ConformanceReport{Profile: c.profile, Failed: []Failure{}}
 	if c.meta != nil && c.meta.part != "" {
 		r.Claimed = "PDF/A-" + c.meta.part + strings.ToUpper(c.meta.conformance)
 	}
@@ -216,4 +216,22 @@ func (c *checker) claimedProfile() Profile {
 		return PDFA3U
 	}
 	return PDFA3B
+}
+
+// Require checks a PDF this service made against p before it leaves: a file that fails is
+// fault.Internal naming the failed rules (our defect, never the caller's), so no
+// non-conforming PDF/A is returned as if it conformed.
+func Require(ctx context.Context, data []byte, p Profile, what string) error {
+	r, err := Check(ctx, data, p)
+	if err != nil {
+		return fault.Wrap(fault.Internal, err, "%s cannot be checked against %s", what, p)
+	}
+	if r.Compliant {
+		return nil
+	}
+	var ids []string
+	for _, f := range r.Failed {
+		ids = append(ids, fmt.Sprintf("%s (%s)", f.Rule, f.Description))
+	}
+	return fault.New(fault.Internal, "%s fails %s: %s", what, r.Profile, strings.Join(ids, "; ")).With("failedRules", r.Failed)
 }

@@ -232,12 +232,15 @@ func (c *checker) streamSyntax(b []byte, l *lexer, num int, loc string) {
 		return
 	}
 	end += start
-	real := end
+	// The data ends before the end-of-line marker that precedes endstream; when that marker
+	// is CR LF, the CR may also be the data's last byte: either reading counts.
+	real, alt := end, -1
 	eol := false
 	if real > start && b[real-1] == '\n' {
 		real--
 		eol = true
 		if real > start && b[real-1] == '\r' {
+			alt = real - start
 			real--
 		}
 	} else if real > start && b[real-1] == '\r' {
@@ -255,7 +258,7 @@ func (c *checker) streamSyntax(b []byte, l *lexer, num int, loc string) {
 					length = int64(v)
 				}
 			}
-			c.check(length == int64(real-start), "6.1.7.1-1", fmt.Sprintf("%s Length %d, %d bytes", loc, length, real-start))
+			c.check(length == int64(real-start) || length == int64(alt), "6.1.7.1-1", fmt.Sprintf("%s Length %d, %d bytes", loc, length, real-start))
 		}
 	}
 	l.p = end + len("endstream")

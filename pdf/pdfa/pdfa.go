@@ -6,6 +6,7 @@ import (
 
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/conform"
 )
 
 // Converter turns a PDF into PDF/A-3b (engine/ghostscript does).
@@ -21,7 +22,8 @@ type Options struct {
 
 // Convert makes data PDF/A-3b: fonts embedded, sRGB OutputIntent, XMP pdfaid part 3,
 // conformance B, Info and XMP in agreement. It refuses encrypted and unreadable input, and
-// checks its own output's identification before returning it.
+// checks its own output with the PDF/A validator (pdf/conform) before returning it: a
+// result that fails is fault.Internal naming the rules.
 func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, error) {
 	src, err := pdf.Read(data)
 	if err != nil {
@@ -71,6 +73,10 @@ func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, 
 	}
 	if part, conf := d.PDFA(); part != 3 || (conf != "B" && conf != "b") {
 		return nil, fault.New(fault.Internal, "the PDF/A conversion did not identify as PDF/A-3B (part %d, conformance %q)", part, conf)
+	}
+	// Conformance, not only the mark: the native validator judges the result.
+	if err := conform.Require(ctx, out, conform.PDFA3B, "the PDF/A conversion"); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
