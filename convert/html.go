@@ -14,6 +14,7 @@ import (
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf"
+	"github.com/papierkram/papierkram/pdf/conform"
 	"github.com/papierkram/papierkram/pdf/pdfa"
 )
 
@@ -62,7 +63,14 @@ type HTMLRequest struct {
 	// StampOpacity.
 	Stamp        []byte  `json:"-"`
 	StampOpacity float64 `json:"-"`
+	// Warnings is set by the conversion: what the caller should know of a result that was
+	// made all the same (images without alternate text in PDF/UA output).
+	Warnings []string `json:"-"`
 }
+
+// pdfuaID is the PDF/UA identification (ISO 14289-1, 5) written into PDF/UA-1 output's XMP.
+var pdfuaID = &pdf.XMPSchema{Name: "PDF/UA identification", NamespaceURI: "http://www.aiim.org/pdfua/ns/id/", Prefix: "pdfuaid",
+	Properties: []pdf.XMPProperty{{Name: "part", Value: "1", Description: "Part of ISO 14289 the file conforms to"}}}
 
 // printHTML prints r and finishes the PDF with meta besides r's own edits.
 func printHTML(ctx context.Context, p Printer, policy netguard.Policy, r *HTMLRequest, meta *pdf.Changes) ([]byte, error) {
@@ -77,22 +85,35 @@ func printHTML(ctx context.Context, p Printer, policy netguard.Policy, r *HTMLRe
 	if len(out) > MaxPDF {
 		return nil, fault.New(fault.PayloadTooLarge, "the PDF would be %d MB, over the limit of %d MB", len(out)>>20, MaxPDF>>20)
 	}
-	return r.finish(out, meta)
+	return r.finish(ctx, out, meta)
 }
 
 // finish does what the request asks of the printed PDF beyond the print, in one edit of
 // it (one parse, one write): the title, metadata the caller adds (Markdown's front
 // matter), the stationery under the pages and the stamp over them.
-func (r *HTMLRequest) finish(out []byte, meta *pdf.Changes) ([]byte, error) {
+func (r *HTMLRequest) finish(ctx context.Context, out []byte, meta *pdf.Changes) ([]byte, error) {
 	// Chromium names a page without a <title> after its address ("about:blank"): the title
 	// is the request's, else the page's own, else none.
 	retitle := r.Title != "" || r.URL == "" && !titled.MatchString(r.HTML)
-	if !retitle && meta == nil && r.Stationery == nil && r.Stamp == nil {
+	ua := r.OutputProfile == "PDF/UA-1"
+	if !retitle && meta == nil && r.Stationery == nil && r.Stamp == nil && !ua {
 		return out, nil
 	}
 	e, err := pdf.Edit(out)
 	if err != nil {
 		return nil, err
+	}
+	if ua {
+		// Chromium tags the page but writes no XMP: PDF/UA-1 wants the identification
+		// (pdfuaid:part) and dc:title there, and non-standard structure types mapped.
+		st, err := e.MapRoles()
+		if err != nil {
+			return nil, err
+		}
+		if st.FiguresWithoutAlt > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%d image(s) have no alternate text (alt): PDF/UA-1 wants one for every figure that is not decoration", st.FiguresWithoutAlt))
+		}
+		e.SetXMPSchema(pdfuaID)
 	}
 	if retitle {
 		e.SetMetadata(pdf.Changes{Title: &r.Title})
@@ -110,7 +131,17 @@ func (r *HTMLRequest) finish(out []byte, meta *pdf.Changes) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return e.Bytes(time.Now())
+	if out, err = e.Bytes(time.Now()); err != nil {
+		return nil, err
+	}
+	if ua {
+		// Checked as every PDF/A is: a figure without alternate text is the caller's
+		// (warned above), anything else ours.
+		if err := conform.Require(ctx, out, conform.PDFUA1, "the PDF/UA-1 output", "7.3-1"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // paper sizes in inches, portrait.

@@ -41,6 +41,8 @@ type MarkdownRequest struct {
 
 	// Fonts are the calling key's uploaded fonts.
 	Fonts []FontFace `json:"-"`
+	// Warnings is set by the conversion, as HTMLRequest's.
+	Warnings []string `json:"-"`
 }
 
 // frontMatter is what a document's YAML header may say.
@@ -207,6 +209,7 @@ func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 	if err != nil {
 		return nil, err
 	}
+	r.Warnings = h.Warnings
 	if r.OutputProfile == "PDF/A-3b" {
 		if a == nil {
 			return nil, fault.New(fault.EngineUnavailable, "PDF/A conversion is not configured on this server")

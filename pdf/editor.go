@@ -25,6 +25,7 @@ type Editor struct {
 	doc    *Doc // owned: its context is changed in place
 	edited bool // pages were changed: Bytes writes the context
 	meta   *Changes
+	schema *XMPSchema
 }
 
 // Edit reads data for a chain of edits (with Read's limits and errors).
@@ -64,6 +65,15 @@ func (e *Editor) SetMetadata(ch Changes) {
 	}
 	if ch.CreationDate != nil {
 		e.meta.CreationDate = ch.CreationDate
+	}
+}
+
+// SetXMPSchema records XMP properties to write with their PDF/A extension schema (the
+// PDF/UA identification, pdfuaid:part); Bytes writes them with the metadata.
+func (e *Editor) SetXMPSchema(s *XMPSchema) {
+	e.schema = s
+	if e.meta == nil {
+		e.meta = &Changes{}
 	}
 }
 
@@ -166,5 +176,9 @@ func (e *Editor) Bytes(now time.Time) (out []byte, err error) {
 	if e.meta == nil {
 		return d.src, nil
 	}
-	return d.appendUpdate(*e.meta, now, nil)
+	var add *EmbedOptions
+	if e.schema != nil {
+		add = &EmbedOptions{Schema: e.schema}
+	}
+	return d.appendUpdate(*e.meta, now, add)
 }

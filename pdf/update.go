@@ -112,7 +112,7 @@ func (d *Doc) appendUpdate(ch Changes, now time.Time, add *EmbedOptions) (out []
 		newCat["Metadata"] = *types.NewIndirectRef(xref.num, xref.gen)
 		catChanged = true
 	}
-	if add != nil {
+	if add != nil && add.file != nil {
 		doc.embed(u, newCat, add, now)
 		catChanged = true
 	}

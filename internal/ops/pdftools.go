@@ -455,7 +455,7 @@ var OCR = &Operation[OCROptions]{
 
 // ValidateOptions are validate's options.
 type ValidateOptions struct {
-	Profile string `query:"profile" enum:"auto,PDF/A-2b,PDF/A-2u,PDF/A-3b,PDF/A-3u" default:"auto" doc:"The conformance level to check against; auto: the one the file claims in its XMP (PDF/A-3b when it claims none)."`
+	Profile string `query:"profile" enum:"auto,PDF/A-2b,PDF/A-2u,PDF/A-3b,PDF/A-3u,PDF/UA-1" default:"auto" doc:"The conformance level to check against; auto: the PDF/A level the file claims in its XMP (PDF/A-3b when it claims none). PDF/UA-1: the machine-checkable rules of ISO 14289-1."`
 	Format  string `query:"format" enum:"json,html" default:"json" doc:"json: the report as JSON; html: a report page."`
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -28,6 +29,7 @@ func (s *Server) registerConvert() {
 		if err != nil {
 			return nil, err
 		}
+		warn(ctx, in.Body.Warnings)
 		return pdfOutput("document.pdf", b), nil
 	}, bodyLimit(maxHTMLBody+1<<20), conversion())
 
@@ -48,6 +50,15 @@ func (s *Server) registerConvert() {
 		if err != nil {
 			return nil, err
 		}
+		warn(ctx, in.Body.Warnings)
 		return pdfOutput("document.pdf", b), nil
 	}, bodyLimit(maxHTMLBody+1<<20), conversion())
+}
+
+// warn sends what a conversion wants the caller to know of its result in the
+// X-Service-Warning header, one warning after the other.
+func warn(ctx context.Context, warnings []string) {
+	if ri := requestInfoFrom(ctx); ri != nil && ri.reply != nil && len(warnings) > 0 {
+		ri.reply.Header().Set("X-Service-Warning", strings.Join(warnings, "; "))
+	}
 }

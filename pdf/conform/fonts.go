@@ -259,6 +259,8 @@ func (c *checker) checkFonts() {
 				d = w.dict(desc[0])
 			}
 		}
-		c.check(w.fontFile(w.dict(d["FontDescriptor"])) != nil, "6.2.11.4.1-1", u.loc)
+		embedded := w.fontFile(w.dict(d["FontDescriptor"])) != nil
+		c.check(embedded, "6.2.11.4.1-1", u.loc)
+		c.check(embedded, "7.21.4.1-1", u.loc)
 	}
 }

@@ -86,6 +86,9 @@ func (w *walker) page(o types.Object, d types.Dict, in inherited) {
 	for _, a := range w.array(d["Annots"]) {
 		w.annotation(a, loc)
 	}
+	if len(w.array(d["Annots"])) > 0 {
+		w.pagesWithAnnots[n] = d
+	}
 	if t := d["Thumb"]; t != nil {
 		w.image(t, res, loc+" thumbnail", n, false)
 	}

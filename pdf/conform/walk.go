@@ -26,6 +26,8 @@ type walker struct {
 	separations map[string]string // Separation name -> its alternate space and tint transform
 	fonts       map[string]*fontUse
 	af          map[int]bool // file specifications listed in some AF array
+	// pagesWithAnnots are the pages that have annotations (PDF/UA: tab order).
+	pagesWithAnnots map[int]types.Dict
 }
 
 // content is one content stream to read, with its resources and owner.
