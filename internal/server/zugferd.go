@@ -40,7 +40,6 @@ func (s *Server) registerZugferd() {
 	// The XML part is the validation report, named as /api/xrechnung/validate names it.
 	s.api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[rules.Report](), reflect.TypeFor[ValidationReport]())
 	reportSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[ZugferdReport](), true, "")
-	validateDesc := "Finds the invoice XML in a ZUGFeRD, Factur-X or XRechnung PDF (factur-x.xml, xrechnung.xml, zugferd-invoice.xml, or the associated XML file) and checks both parts: `xml` is the report of /api/xrechnung/validate for the XML's profile; `pdf` lists the container checks (PDFA-ID: PDF/A-3 identification in XMP; PDFA-OUTPUTINTENT; PDFA-FONTS: embedded fonts; FX-AF: an associated file with AFRelationship Data, Source or Alternative; FX-XMP, FX-XMP-TYPE, FX-XMP-FILENAME, FX-XMP-PROFILE: the Factur-X XMP properties and their agreement with the XML; FX-VISIBLE-NUMBER, -DATE, -SELLER, -BUYER, -TOTAL, -DUE, -CURRENCY, -IBAN: warnings when what the first 10 pages show (their text, or OCR of scanned pages) differs from the XML's invoice number, issue date, seller, buyer, grand total, amount due, currency or payment account; the XML prevails, so they never make the file invalid). `valid` only if both parts are. ZUGFeRD 1.0 is refused with 400."
 	validate := func(ctx context.Context, data []byte) (*struct{ Body *ZugferdReport }, error) {
 		var r *zugferd.Report
 		err := s.bounded(ctx, len(data), func() (err error) { r, err = zugferd.Validate(ctx, data, s.zugferdValidateOptions()); return err })
@@ -52,7 +51,7 @@ func (s *Server) registerZugferd() {
 	ok := map[string]*huma.Response{"200": {Description: "The report.", Content: map[string]*huma.MediaType{"application/json": {Schema: reportSchema}}}}
 	register(s, huma.Operation{
 		OperationID: "postZugferdValidate", Method: http.MethodPost, Path: "/api/zugferd/validate", Tags: tag, Summary: "Validate a ZUGFeRD / Factur-X PDF",
-		Description: validateDesc, RequestBody: pdfUpload.body(), Responses: ok,
+		RequestBody: pdfUpload.body(), Responses: ok,
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body *ZugferdReport }, error) {
 		u, err := pdfUpload.read(ctx)
 		if err != nil {
