@@ -2,6 +2,9 @@ package pdf
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
@@ -310,4 +313,135 @@ func (d *Doc) fontsInUse() []types.Dict {
 		visit(cat["Pages"], 0)
 	}
 	return fonts
+}
+
+// AssociateFiles makes every file of the EmbeddedFiles name tree an associated file of the
+// document, as PDF/A-3 wants (ISO 19005-3, 6.8): a specification no /AF lists is added to
+// the catalog's /AF, and one without /AFRelationship gets /Unspecified. Ghostscript's
+// PDF/A conversion keeps the files and drops the catalog's /AF. The change is one
+// incremental update; a document that needs none comes back as it is (changed false).
+func (d *Doc) AssociateFiles() (out []byte, changed bool, err error) {
+	defer recoverInto(&err, "associated files")
+	cat, err := d.ctx.Catalog()
+	if err != nil {
+		return nil, false, fault.Wrap(fault.InvalidPDF, err, "the PDF has no readable catalog")
+	}
+	listed := map[int]bool{}
+	for _, e := range d.ctx.Table {
+		if e == nil || e.Free {
+			continue
+		}
+		var dict types.Dict
+		switch v := e.Object.(type) {
+		case types.Dict:
+			dict = v
+		case types.StreamDict:
+			dict = v.Dict
+		}
+		if af, ok := dict["AF"].(types.Array); ok {
+			for _, x := range af {
+				if r, ok := x.(types.IndirectRef); ok {
+					listed[r.ObjectNumber.Value()] = true
+				}
+			}
+		} else if r, ok := dict["AF"].(types.IndirectRef); ok {
+			if a, err := d.ctx.DereferenceArray(r); err == nil {
+				for _, x := range a {
+					if r, ok := x.(types.IndirectRef); ok {
+						listed[r.ObjectNumber.Value()] = true
+					}
+				}
+			}
+		}
+	}
+	prev, ok := lastStartXRef(d.src)
+	if !ok || d.ctx.Read.RepairOffset != 0 || d.ctx.Size == nil || d.ctx.Root == nil {
+		return d.src, false, nil
+	}
+	u := &update{buf: bytes.NewBuffer(append(bytes.Clone(d.src), '\n')), size: *d.ctx.Size}
+	newCat := maps.Clone(cat)
+	af, _ := d.ctx.DereferenceArray(cat["AF"])
+	af = slices.Clone(af)
+	// Every file specification that embeds a file: the name tree's (Ghostscript writes
+	// them inline, where no /AF can point: they become objects of their own and the tree
+	// is rewritten), a FileAttachment annotation's, any other's.
+	var specs []types.IndirectRef
+	inTree := map[int]bool{}
+	entries := d.embeddedFiles(cat)
+	var names types.Array
+	direct := false
+	for _, e := range entries {
+		r, ok := e.spec.(types.IndirectRef)
+		if !ok {
+			spec, _ := e.spec.(types.Dict)
+			if spec == nil {
+				continue
+			}
+			nr := u.ref(nil)
+			s := maps.Clone(spec)
+			if _, ok := s["AFRelationship"]; !ok {
+				s["AFRelationship"] = types.Name("Unspecified")
+			}
+			u.object(nr, []byte(s.PDFString()))
+			r = *types.NewIndirectRef(nr.num, nr.gen)
+			listed[nr.num] = false
+			direct = true
+		}
+		names = append(names, e.key, r)
+		inTree[r.ObjectNumber.Value()] = true
+		specs = append(specs, r)
+	}
+	if direct {
+		tree := u.ref(nil)
+		u.object(tree, []byte(types.Dict{"Names": names}.PDFString()))
+		nd, _ := d.ctx.DereferenceDict(cat["Names"])
+		nd = maps.Clone(nd)
+		nd["EmbeddedFiles"] = *types.NewIndirectRef(tree.num, tree.gen)
+		nr := u.ref(nil)
+		u.object(nr, []byte(nd.PDFString()))
+		newCat["Names"] = *types.NewIndirectRef(nr.num, nr.gen)
+		changed = true
+	}
+	for n, e := range d.ctx.Table {
+		if e == nil || e.Free || inTree[n] {
+			continue
+		}
+		if dict, ok := e.Object.(types.Dict); ok && dict["EF"] != nil {
+			gen := 0
+			if e.Generation != nil {
+				gen = *e.Generation
+			}
+			specs = append(specs, *types.NewIndirectRef(n, gen))
+		}
+	}
+	for _, r := range specs {
+		spec, err := d.ctx.DereferenceDict(r)
+		if err == nil && spec != nil {
+			if _, ok := spec["AFRelationship"]; !ok {
+				s := maps.Clone(spec)
+				s["AFRelationship"] = types.Name("Unspecified")
+				u.object(u.ref(&r), []byte(s.PDFString()))
+				changed = true
+			}
+		}
+		if !listed[r.ObjectNumber.Value()] {
+			af = append(af, r)
+			listed[r.ObjectNumber.Value()] = true
+			changed = true
+		}
+	}
+	if !changed {
+		return d.src, false, nil
+	}
+	newCat["AF"] = af
+	u.object(u.ref(d.ctx.Root), []byte(newCat.PDFString()))
+	trailer := fmt.Sprintf("/Root %d %d R /Prev %d", d.ctx.Root.ObjectNumber.Value(), d.ctx.Root.GenerationNumber.Value(), prev)
+	if d.ctx.Info != nil {
+		trailer += fmt.Sprintf(" /Info %d %d R", d.ctx.Info.ObjectNumber.Value(), d.ctx.Info.GenerationNumber.Value())
+	}
+	if len(d.ctx.ID) > 0 {
+		trailer += " /ID " + d.ctx.ID.PDFString()
+	}
+	u.finish(trailer, d.ctx.Read.UsingXRefStreams)
+	return u.buf.Bytes(), true, nil
 }

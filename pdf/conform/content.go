@@ -411,7 +411,7 @@ func (w *walker) readContent(ct content) {
 			if renderMode != 3 && renderMode != 7 {
 				paint(renderMode == 0 || renderMode == 2 || renderMode == 4 || renderMode == 6, renderMode == 1 || renderMode == 2 || renderMode == 5 || renderMode == 6)
 			}
-			w.showText(font, renderMode, ct)
+			w.showText(font, renderMode, ct, shown(op, ops))
 		case "BI":
 			w.inlineImage(l, res, ct.loc)
 		case "BX", "EX":
@@ -422,6 +422,103 @@ func (w *walker) readContent(ct content) {
 		}
 		ops = ops[:0]
 	}
+}
+
+// shown are the strings a text-showing operator shows: its string operand, or the strings
+// of TJ's array.
+func shown(op string, ops []operand) [][]byte {
+	var out [][]byte
+	add := func(o operand) {
+		switch o.kind {
+		case '(':
+			out = append(out, literalBytes(o.text))
+		case '<':
+			out = append(out, hexBytes(o.text))
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	last := ops[len(ops)-1]
+	if op == "TJ" {
+		for _, x := range last.arr {
+			add(x)
+		}
+		return out
+	}
+	add(last)
+	return out
+}
+
+// literalBytes decodes a literal string's escapes.
+func literalBytes(t []byte) []byte {
+	out := make([]byte, 0, len(t))
+	for i := 0; i < len(t); i++ {
+		if t[i] != '\\' || i+1 >= len(t) {
+			out = append(out, t[i])
+			continue
+		}
+		i++
+		switch x := t[i]; x {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case '\r':
+			if i+1 < len(t) && t[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+		default:
+			if x >= '0' && x <= '7' {
+				v := int(x - '0')
+				for k := 0; k < 2 && i+1 < len(t) && t[i+1] >= '0' && t[i+1] <= '7'; k++ {
+					i++
+					v = v*8 + int(t[i]-'0')
+				}
+				out = append(out, byte(v))
+				continue
+			}
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// hexBytes decodes a hexadecimal string (an odd last digit is followed by 0).
+func hexBytes(t []byte) []byte {
+	var out []byte
+	var hi byte
+	half := false
+	for _, c := range t {
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			continue
+		}
+		if half {
+			out = append(out, hi<<4|v)
+		} else {
+			hi = v
+		}
+		half = !half
+	}
+	if half {
+		out = append(out, hi<<4)
+	}
+	return out
 }
 
 // inlineImage reads an inline image's dictionary (after BI) and skips its data.

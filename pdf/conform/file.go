@@ -226,6 +226,21 @@ func (c *checker) streamSyntax(b []byte, l *lexer, num int, loc string) {
 			start = p + 1
 		}
 	}
+	// Where Length says the data ends, an end-of-line marker and endstream follow: the
+	// first endstream found by search would be wrong for a stream holding a PDF.
+	if e, ok := c.doc.Context().Table[num]; ok && e != nil {
+		if sd, ok := e.Object.(types.StreamDict); ok {
+			if v, ok := c.walk.number(sd.Dict["Length"]); ok && v >= 0 && start+int(v) <= len(b) {
+				after := b[start+int(v):]
+				for _, eol := range []string{"\r\nendstream", "\nendstream", "\rendstream"} {
+					if bytes.HasPrefix(after, []byte(eol)) {
+						l.p = start + int(v) + len(eol)
+						return
+					}
+				}
+			}
+		}
+	}
 	end := bytes.Index(b[start:], []byte("endstream"))
 	if end < 0 {
 		l.p = len(b)

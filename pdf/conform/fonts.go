@@ -30,9 +30,15 @@ func init() {
 
 // fontUse is what the content pass learnt of a font.
 type fontUse struct {
-	dict     types.Dict
-	loc      string
-	rendered bool // text was shown in it with a rendering mode other than 3 (invisible)
+	dict        types.Dict
+	loc         string
+	rendered    bool         // text was shown in it with a rendering mode other than 3 (invisible)
+	seen        map[int]bool // codes whose glyph was checked
+	program     *program     // its embedded TrueType program, read on first use
+	programRead bool
+	cmap        *cidMap         // a Type 0 font's embedded CMap, read on first use
+	widths      map[int]float64 // a CIDFont's W
+	text        map[int]rune    // its ToUnicode map
 }
 
 // font checks a font dictionary the first time content selects it (6.2.11.2, 6.2.11.3,
@@ -46,7 +52,7 @@ func (w *walker) font(o types.Object, loc string) {
 	if w.fonts == nil {
 		w.fonts = map[string]*fontUse{}
 	}
-	w.fonts[objKeyOf(o)] = &fontUse{dict: d, loc: loc}
+	w.fonts[objKeyOf(o)] = &fontUse{dict: d, loc: loc, seen: map[int]bool{}}
 	c := w.c
 	sub := w.name(d["Subtype"])
 	c.check(w.name(d["Type"]) == "Font", "6.2.11.2-1", loc)
@@ -145,8 +151,11 @@ func (w *walker) type0(d types.Dict, loc string) {
 			c.check(streamWMode(decoded(s)) == int(wm), "6.2.11.3.3-2", loc+" CMap")
 		}
 		if use := s.Dict["UseCMap"]; use != nil {
-			// Only a predefined CMap, by name, may be used: not an embedded one.
+			// Only a predefined CMap may be used: by name, or embedded under its name.
 			n := w.name(use)
+			if u := w.stream(use); u != nil {
+				n = w.name(u.Dict["CMapName"])
+			}
 			c.check(predefinedCMaps[n], "6.2.11.3.3-3", loc+" UseCMap "+n)
 		}
 		c.check(maxCID(decoded(s)) <= 65535, "6.1.13-10", loc+" CMap")
@@ -219,13 +228,16 @@ func streamWMode(b []byte) int {
 
 // showText notes text shown in font with the rendering mode; a Type 3 font's glyphs are
 // content of their own, drawn on the page.
-func (w *walker) showText(font types.Object, mode int, ct content) {
+func (w *walker) showText(font types.Object, mode int, ct content, strings [][]byte) {
 	d := w.dict(font)
 	if d == nil {
 		return
 	}
 	if u := w.fonts[objKeyOf(font)]; u != nil && mode != 3 {
 		u.rendered = true
+		for _, s := range strings {
+			w.glyphs(u, s, mode)
+		}
 	}
 	if w.name(d["Subtype"]) != "Type3" || !w.first(fmt.Sprintf("type3 p%d", ct.page), font) {
 		return
@@ -262,5 +274,54 @@ func (c *checker) checkFonts() {
 		embedded := w.fontFile(w.dict(d["FontDescriptor"])) != nil
 		c.check(embedded, "6.2.11.4.1-1", u.loc)
 		c.check(embedded, "7.21.4.1-1", u.loc)
+		if c.profile == PDFA2U || c.profile == PDFA3U {
+			w.unicode(u)
+		}
 	}
+}
+
+// unicode: level U wants every rendered font's codes mapped to Unicode (6.2.11.7.2).
+func (w *walker) unicode(u *fontUse) {
+	c := w.c
+	d := u.dict
+	if tu := w.stream(d["ToUnicode"]); tu != nil {
+		for _, r := range readToUnicodeAll(decoded(tu)) {
+			if r == 0 || r == 0xFEFF || r == 0xFFFE {
+				c.fail("6.2.11.7.2-2", u.loc+" ToUnicode")
+				break
+			}
+		}
+		return
+	}
+	ok := false
+	switch sub := w.name(d["Subtype"]); sub {
+	case "Type0":
+		// A CIDFont of one of the CJK collections maps to Unicode through the collection
+		// (ISO 19005-2, 6.2.11.7.2), whatever its CMap.
+		if desc := w.array(d["DescendantFonts"]); len(desc) > 0 {
+			info := w.dict(w.dict(desc[0])["CIDSystemInfo"])
+			switch textOf(w.deref(info["Ordering"])) {
+			case "GB1", "CNS1", "Japan1", "Korea1":
+				ok = textOf(w.deref(info["Registry"])) == "Adobe"
+			}
+		}
+	case "TrueType":
+		flags, _ := w.number(w.dict(d["FontDescriptor"])["Flags"])
+		ok = int(flags)&4 == 0 // non-symbolic: through its encoding's glyph names
+	default:
+		enc := w.name(d["Encoding"])
+		if ed := w.dict(d["Encoding"]); ed != nil {
+			enc = w.name(ed["BaseEncoding"])
+			if enc == "" && len(w.array(ed["Differences"])) > 0 {
+				enc = "Differences"
+			}
+		}
+		switch enc {
+		case "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "StandardEncoding", "Differences":
+			ok = true // glyph names of a standard encoding (Differences: not checked against the Adobe Glyph List)
+		case "":
+			ok = sub == "Type1" // a Type 1 font's own encoding: its glyph names are not read here
+		}
+	}
+	c.check(ok, "6.2.11.7.2-1", u.loc)
 }

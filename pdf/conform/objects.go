@@ -25,7 +25,7 @@ func (c *checker) checkObjects() {
 // checkTrailer: 6.1.3-1 and -2.
 func (c *checker) checkTrailer() {
 	ctx := c.doc.Context()
-	c.check(len(ctx.ID) == 2 && isString(ctx.ID[0]) && isString(ctx.ID[1]), "6.1.3-1", "trailer")
+	c.check(len(ctx.ID) == 2 && isString(ctx.ID[0]) && isString(ctx.ID[1]) && textOf(ctx.ID[0]) != "" && textOf(ctx.ID[1]) != "", "6.1.3-1", "trailer")
 	c.checkFirstPageTrailer()
 	c.check(ctx.Encrypt == nil && !c.doc.Unlocked(), "6.1.3-2", "trailer")
 }

@@ -227,7 +227,8 @@ func descriptionFields(d *elem) ([]*xnode, error) {
 	var out []*xnode
 	for _, a := range d.attrs {
 		switch {
-		case a.Name.Space == nsRDF && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
+		case (a.Name.Space == nsRDF || a.Name.Space == "") && (a.Name.Local == "about" || a.Name.Local == "ID" || a.Name.Local == "nodeID"):
+			// An unqualified about is old RDF that XMP readers still take.
 			continue
 		case a.Name.Space == nsXML:
 			continue

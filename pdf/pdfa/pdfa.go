@@ -74,6 +74,13 @@ func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, 
 	if part, conf := d.PDFA(); part != 3 || (conf != "B" && conf != "b") {
 		return nil, fault.New(fault.Internal, "the PDF/A conversion did not identify as PDF/A-3B (part %d, conformance %q)", part, conf)
 	}
+	// Ghostscript keeps embedded files and drops the catalog's /AF: PDF/A-3 wants each
+	// associated (6.8), which an incremental update restores.
+	if fixed, changed, err := d.AssociateFiles(); err != nil {
+		return nil, err
+	} else if changed {
+		out = fixed
+	}
 	// Conformance, not only the mark: the native validator judges the result.
 	if err := conform.Require(ctx, out, conform.PDFA3B, "the PDF/A conversion"); err != nil {
 		return nil, err
