@@ -438,52 +438,62 @@ func (v value) str() []byte {
 		if len(b) >= 2 {
 			b = b[1 : len(b)-1]
 		}
-		out := make([]byte, 0, len(b))
-		for i := 0; i < len(b); i++ {
-			c := b[i]
-			if c == '\r' {
-				// An end of line in a literal string is read as \n.
-				if i+1 < len(b) && b[i+1] == '\n' {
-					i++
-				}
-				out = append(out, '\n')
-				continue
-			}
-			if c != '\\' || i+1 >= len(b) {
-				out = append(out, c)
-				continue
-			}
-			i++
-			switch c = b[i]; c {
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case '\r':
-				if i+1 < len(b) && b[i+1] == '\n' {
-					i++
-				}
-			case '\n':
-			default:
-				if c >= '0' && c <= '7' {
-					n := int(c - '0')
-					for k := 0; k < 2 && i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '7'; k++ {
-						i++
-						n = n*8 + int(b[i]-'0')
-					}
-					out = append(out, byte(n))
-				} else {
-					out = append(out, c)
-				}
-			}
-		}
-		return out
+		return DecodeLiteral(b)
 	}
 	return nil
+}
+
+// DecodeHex decodes a hexadecimal string's digits (without the angle brackets), skipping
+// white space; an odd last digit counts as followed by 0 (ISO 32000-1, 7.3.4.3).
+func DecodeHex(h []byte) []byte { return decodeHex(h) }
+
+// DecodeLiteral decodes a literal string's text (without the parentheses): escapes,
+// octal codes, line continuations, end-of-line markers read as LF (ISO 32000-1, 7.3.4.2).
+func DecodeLiteral(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\r' {
+			// An end of line in a literal string is read as \n.
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+			out = append(out, '\n')
+			continue
+		}
+		if c != '\\' || i+1 >= len(b) {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch c = b[i]; c {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+		default:
+			if c >= '0' && c <= '7' {
+				n := int(c - '0')
+				for k := 0; k < 2 && i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '7'; k++ {
+					i++
+					n = n*8 + int(b[i]-'0')
+				}
+				out = append(out, byte(n))
+			} else {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/papierkram/papierkram/pdf"
 )
 
 // The content pass reads every content stream the walker queued, operator by operator:
@@ -431,9 +433,9 @@ func shown(op string, ops []operand) [][]byte {
 	add := func(o operand) {
 		switch o.kind {
 		case '(':
-			out = append(out, literalBytes(o.text))
+			out = append(out, pdf.DecodeLiteral(o.text))
 		case '<':
-			out = append(out, hexBytes(o.text))
+			out = append(out, pdf.DecodeHex(o.text))
 		}
 	}
 	if len(ops) == 0 {
@@ -447,77 +449,6 @@ func shown(op string, ops []operand) [][]byte {
 		return out
 	}
 	add(last)
-	return out
-}
-
-// literalBytes decodes a literal string's escapes.
-func literalBytes(t []byte) []byte {
-	out := make([]byte, 0, len(t))
-	for i := 0; i < len(t); i++ {
-		if t[i] != '\\' || i+1 >= len(t) {
-			out = append(out, t[i])
-			continue
-		}
-		i++
-		switch x := t[i]; x {
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case '\r':
-			if i+1 < len(t) && t[i+1] == '\n' {
-				i++
-			}
-		case '\n':
-		default:
-			if x >= '0' && x <= '7' {
-				v := int(x - '0')
-				for k := 0; k < 2 && i+1 < len(t) && t[i+1] >= '0' && t[i+1] <= '7'; k++ {
-					i++
-					v = v*8 + int(t[i]-'0')
-				}
-				out = append(out, byte(v))
-				continue
-			}
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// hexBytes decodes a hexadecimal string (an odd last digit is followed by 0).
-func hexBytes(t []byte) []byte {
-	var out []byte
-	var hi byte
-	half := false
-	for _, c := range t {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			continue
-		}
-		if half {
-			out = append(out, hi<<4|v)
-		} else {
-			hi = v
-		}
-		half = !half
-	}
-	if half {
-		out = append(out, hi<<4)
-	}
 	return out
 }
 

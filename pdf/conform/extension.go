@@ -13,6 +13,41 @@ var extensionFields = map[string]map[string]bool{
 	nsPDFAField:    {"name": true, "valueType": true, "description": true},
 }
 
+// fieldRules are the fields each description must (or may, for a Seq) have, with the
+// test of 6.6.2.3.3 that checks each; valueType's defined-type half is checked apart.
+var fieldRules = map[string][]struct {
+	name string
+	seq  bool // an optional Seq; else a required Text
+	rule string
+}{
+	nsPDFASchema:   {{"schema", false, "6.6.2.3.3-2"}, {"namespaceURI", false, "6.6.2.3.3-3"}, {"prefix", false, "6.6.2.3.3-4"}, {"property", true, "6.6.2.3.3-5"}, {"valueType", true, "6.6.2.3.3-6"}},
+	nsPDFAProperty: {{"name", false, "6.6.2.3.3-7"}, {"description", false, "6.6.2.3.3-10"}},
+	nsPDFAType:     {{"type", false, "6.6.2.3.3-11"}, {"namespaceURI", false, "6.6.2.3.3-12"}, {"prefix", false, "6.6.2.3.3-13"}, {"description", false, "6.6.2.3.3-14"}, {"field", true, "6.6.2.3.3-15"}},
+	nsPDFAField:    {{"name", false, "6.6.2.3.3-16"}, {"description", false, "6.6.2.3.3-18"}},
+}
+
+// prefixes are the prefixes each vocabulary's fields must be written with.
+var prefixes = map[string]string{nsPDFASchema: "pdfaSchema", nsPDFAProperty: "pdfaProperty", nsPDFAType: "pdfaType", nsPDFAField: "pdfaField"}
+
+// description checks one description of vocabulary ns: only its fields (6.6.2.3.2-1),
+// each present with its type and prefix. It tells whether n is a structure to read on.
+func (c *checker) description(n *xnode, ns, loc string) bool {
+	if undefinedFields(n, ns) {
+		c.fail("6.6.2.3.2-1", loc)
+	}
+	if n.kind != xStruct {
+		return false
+	}
+	for _, f := range fieldRules[ns] {
+		if f.seq {
+			c.check(seqField(n, ns, f.name, prefixes[ns]), f.rule, loc)
+		} else {
+			c.check(textField(n, ns, f.name, prefixes[ns]), f.rule, loc)
+		}
+	}
+	return true
+}
+
 // field finds n's field name in namespace ns.
 func field(n *xnode, ns, name string) *xnode {
 	for _, f := range n.children {
@@ -71,18 +106,9 @@ func (c *checker) extensionSchemas() *schemas {
 	var props []*xnode
 	var propNS []string
 	for _, s := range container.children {
-		loc := "pdfaExtension:schemas"
-		if undefinedFields(s, nsPDFASchema) {
-			c.fail("6.6.2.3.2-1", loc)
-		}
-		if s.kind != xStruct {
+		if !c.description(s, nsPDFASchema, "pdfaExtension:schemas") {
 			continue
 		}
-		c.check(textField(s, nsPDFASchema, "schema", "pdfaSchema"), "6.6.2.3.3-2", loc)
-		c.check(textField(s, nsPDFASchema, "namespaceURI", "pdfaSchema"), "6.6.2.3.3-3", loc)
-		c.check(textField(s, nsPDFASchema, "prefix", "pdfaSchema"), "6.6.2.3.3-4", loc)
-		c.check(seqField(s, nsPDFASchema, "property", "pdfaSchema"), "6.6.2.3.3-5", loc)
-		c.check(seqField(s, nsPDFASchema, "valueType", "pdfaSchema"), "6.6.2.3.3-6", loc)
 		ns := ""
 		if f := field(s, nsPDFASchema, "namespaceURI"); f != nil {
 			ns = strings.TrimSpace(f.value)
@@ -102,18 +128,13 @@ func (c *checker) extensionSchemas() *schemas {
 	pre := predefined()
 	for i, p := range props {
 		loc := "pdfaSchema:property"
-		if undefinedFields(p, nsPDFAProperty) {
-			c.fail("6.6.2.3.2-1", loc)
-		}
-		if p.kind != xStruct {
+		if !c.description(p, nsPDFAProperty, loc) {
 			continue
 		}
-		c.check(textField(p, nsPDFAProperty, "name", "pdfaProperty"), "6.6.2.3.3-7", loc)
 		vt := field(p, nsPDFAProperty, "valueType")
 		c.check(textField(p, nsPDFAProperty, "valueType", "pdfaProperty") && pre.known(vt.value, ext), "6.6.2.3.3-8", loc)
 		cat := field(p, nsPDFAProperty, "category")
 		c.check(textField(p, nsPDFAProperty, "category", "pdfaProperty") && (cat.value == "internal" || cat.value == "external"), "6.6.2.3.3-9", loc)
-		c.check(textField(p, nsPDFAProperty, "description", "pdfaProperty"), "6.6.2.3.3-10", loc)
 		name := field(p, nsPDFAProperty, "name")
 		if name != nil && vt != nil && propNS[i] != "" {
 			if ext.props[propNS[i]] == nil {
@@ -127,18 +148,9 @@ func (c *checker) extensionSchemas() *schemas {
 
 // valueType checks a pdfaType description and registers the type it declares.
 func (c *checker) valueType(t *xnode, ext *schemas) {
-	loc := "pdfaSchema:valueType"
-	if undefinedFields(t, nsPDFAType) {
-		c.fail("6.6.2.3.2-1", loc)
-	}
-	if t.kind != xStruct {
+	if !c.description(t, nsPDFAType, "pdfaSchema:valueType") {
 		return
 	}
-	c.check(textField(t, nsPDFAType, "type", "pdfaType"), "6.6.2.3.3-11", loc)
-	c.check(textField(t, nsPDFAType, "namespaceURI", "pdfaType"), "6.6.2.3.3-12", loc)
-	c.check(textField(t, nsPDFAType, "prefix", "pdfaType"), "6.6.2.3.3-13", loc)
-	c.check(textField(t, nsPDFAType, "description", "pdfaType"), "6.6.2.3.3-14", loc)
-	c.check(seqField(t, nsPDFAType, "field", "pdfaType"), "6.6.2.3.3-15", loc)
 	name := field(t, nsPDFAType, "type")
 	if name == nil {
 		return
@@ -155,17 +167,11 @@ func (c *checker) valueType(t *xnode, ext *schemas) {
 	}
 	st := &structType{ns: ns, fields: map[string]string{}}
 	for _, f := range fields.children {
-		floc := "pdfaType:field"
-		if undefinedFields(f, nsPDFAField) {
-			c.fail("6.6.2.3.2-1", floc)
-		}
-		if f.kind != xStruct {
+		if !c.description(f, nsPDFAField, "pdfaType:field") {
 			continue
 		}
-		c.check(textField(f, nsPDFAField, "name", "pdfaField"), "6.6.2.3.3-16", floc)
 		vt := field(f, nsPDFAField, "valueType")
-		c.check(textField(f, nsPDFAField, "valueType", "pdfaField"), "6.6.2.3.3-17", floc)
-		c.check(textField(f, nsPDFAField, "description", "pdfaField"), "6.6.2.3.3-18", floc)
+		c.check(textField(f, nsPDFAField, "valueType", "pdfaField"), "6.6.2.3.3-17", "pdfaType:field")
 		if n := field(f, nsPDFAField, "name"); n != nil && vt != nil {
 			st.fields[strings.TrimSpace(n.value)] = vt.value
 		}

@@ -41,6 +41,15 @@ type fontUse struct {
 	text        map[int]rune    // its ToUnicode map
 }
 
+// first tells whether code is shown in u the first time (each glyph is checked once).
+func (u *fontUse) first(code int) bool {
+	if u.seen[code] {
+		return false
+	}
+	u.seen[code] = true
+	return true
+}
+
 // font checks a font dictionary the first time content selects it (6.2.11.2, 6.2.11.3,
 // 6.2.11.6).
 func (w *walker) font(o types.Object, loc string) {

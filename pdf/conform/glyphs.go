@@ -202,10 +202,9 @@ func (w *walker) simpleTrueType(u *fontUse, text []byte) {
 	first, _ := w.number(d["FirstChar"])
 	widths := w.array(d["Widths"])
 	for _, code := range text {
-		if u.seen[int(code)] {
+		if !u.first(int(code)) {
 			continue
 		}
-		u.seen[int(code)] = true
 		if differs(w, differences, int(code)) {
 			continue // a glyph name of its own: the Adobe Glyph List is not read here
 		}
@@ -243,10 +242,9 @@ func (w *walker) type3Widths(u *fontUse, text []byte) {
 	first, _ := w.number(d["FirstChar"])
 	widths := w.array(d["Widths"])
 	for _, code := range text {
-		if u.seen[int(code)] {
+		if !u.first(int(code)) {
 			continue
 		}
-		u.seen[int(code)] = true
 		name := glyphName(w, w.array(enc["Differences"]), int(code))
 		proc := decoded(w.stream(procs[name]))
 		i := int(code) - int(first)
@@ -326,10 +324,9 @@ func (w *walker) cidTrueType(u *fontUse, cid types.Dict, text []byte) {
 	codes, cids := w.codes(u, text)
 	for i, c := range cids {
 		code := codes[i]
-		if u.seen[code] {
+		if !u.first(code) {
 			continue
 		}
-		u.seen[code] = true
 		if c < 0 {
 			w.c.fail("6.2.11.4.1-2", u.loc+" an incomplete code")
 			continue
