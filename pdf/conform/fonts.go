@@ -36,6 +36,8 @@ type fontUse struct {
 	seen        map[int]bool // codes whose glyph was checked
 	program     *program     // its embedded TrueType program, read on first use
 	programRead bool
+	cff         *cffFont // its embedded CFF program, read on first use
+	cffRead     bool
 	cmap        *cidMap         // a Type 0 font's embedded CMap, read on first use
 	widths      map[int]float64 // a CIDFont's W
 	text        map[int]rune    // its ToUnicode map

@@ -58,3 +58,14 @@ func FuzzContent(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCFF: the CFF reader returns a font or an error on any bytes, never panics.
+func FuzzCFF(f *testing.F) {
+	f.Add([]byte{1, 0, 4, 1, 0, 0})
+	f.Add([]byte{1, 0, 4, 2, 0, 1, 1, 1, 2, 'a', 0, 1, 1, 1, 4, 139, 139, 17, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if font, err := parseCFF(b); err == nil && len(font.widths) != font.glyphs {
+			t.Fatalf("%d widths for %d glyphs", len(font.widths), font.glyphs)
+		}
+	})
+}

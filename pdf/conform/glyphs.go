@@ -2,7 +2,9 @@ package conform
 
 import (
 	"encoding/binary"
+	"math"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -127,16 +129,20 @@ func (w *walker) glyphs(u *fontUse, text []byte, mode int) {
 		w.simpleTrueType(u, text)
 	case "Type3":
 		w.type3Widths(u, text)
+	case "Type1", "MMType1":
+		w.simpleCFF(u, text)
 	case "Type0":
 		desc := w.array(d["DescendantFonts"])
 		if len(desc) == 0 {
 			return
 		}
 		cid := w.dict(desc[0])
-		if w.name(cid["Subtype"]) != "CIDFontType2" {
-			return
+		switch w.name(cid["Subtype"]) {
+		case "CIDFontType2":
+			w.cidTrueType(u, cid, text)
+		case "CIDFontType0":
+			w.cidCFF(u, cid, text)
 		}
-		w.cidTrueType(u, cid, text)
 	}
 }
 
@@ -394,4 +400,151 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// cffProgram parses a font's embedded FontFile3 once, and checks its CharSet or CIDSet
+// against it (6.2.11.4.2); nil when there is none or it cannot be read.
+func (w *walker) cffProgram(u *fontUse, desc types.Dict) *cffFont {
+	if u.cffRead {
+		return u.cff
+	}
+	u.cffRead = true
+	f, err := parseCFF(decoded(w.stream(desc["FontFile3"])))
+	if err != nil {
+		return nil
+	}
+	u.cff = f
+	base := w.name(u.dict["BaseFont"])
+	subset := len(base) > 7 && base[6] == '+' && strings.ToUpper(base[:6]) == base[:6]
+	if cs := textOf(w.deref(desc["CharSet"])); subset && cs != "" && !f.cidKeyed {
+		listed := map[string]bool{}
+		for _, n := range strings.Split(cs, "/") {
+			listed[strings.TrimSpace(n)] = true
+		}
+		for name := range f.names {
+			if name != ".notdef" && name != "" && !listed[name] {
+				w.c.fail("6.2.11.4.2-1", u.loc+" glyph "+name+" not in CharSet")
+				break
+			}
+		}
+	}
+	return f
+}
+
+// simpleName is the glyph name code has in a simple font: its Differences, else its base
+// encoding's (WinAnsi, and Standard for ASCII); false when not known here.
+func (w *walker) simpleName(d types.Dict, code int) (string, bool) {
+	enc := w.name(d["Encoding"])
+	if ed := w.dict(d["Encoding"]); ed != nil {
+		if n := glyphName(w, w.array(ed["Differences"]), code); n != "" {
+			return n, true
+		}
+		enc = w.name(ed["BaseEncoding"])
+	}
+	switch enc {
+	case "WinAnsiEncoding":
+		if code >= 32 && code-32 < len(winAnsiNames) {
+			return winAnsiNames[code-32], true
+		}
+		return ".notdef", true
+	case "StandardEncoding":
+		if code >= 32 && code <= 126 {
+			switch code {
+			case 39:
+				return "quoteright", true
+			case 96:
+				return "quoteleft", true
+			}
+			return winAnsiNames[code-32], true
+		}
+	}
+	return "", false
+}
+
+// simpleCFF checks the codes shown in a Type 1 font whose program is CFF.
+func (w *walker) simpleCFF(u *fontUse, text []byte) {
+	d := u.dict
+	f := w.cffProgram(u, w.dict(d["FontDescriptor"]))
+	if f == nil || f.cidKeyed {
+		return
+	}
+	first, _ := w.number(d["FirstChar"])
+	widths := w.array(d["Widths"])
+	for _, b := range text {
+		code := int(b)
+		if !u.first(code) {
+			continue
+		}
+		g, found := -1, false
+		if name, ok := w.simpleName(d, code); ok {
+			if name == ".notdef" {
+				w.c.fail("6.2.11.8-1", u.loc+" code "+itoa(code))
+				continue
+			}
+			g, found = f.names[name]
+		} else if f.encoding != nil && d["Encoding"] == nil {
+			g, found = f.encoding[code] // the program's own encoding
+		} else {
+			continue
+		}
+		if !found || g <= 0 || g >= f.glyphs {
+			w.c.fail("6.2.11.4.1-2", u.loc+" code "+itoa(code))
+			continue
+		}
+		if i := code - int(first); i >= 0 && i < len(widths) {
+			if want, ok := w.number(widths[i]); ok && !math.IsNaN(f.widths[g]) && abs(f.widths[g]-want) > 1 {
+				w.c.fail("6.2.11.5-1", u.loc+" code "+itoa(code))
+			}
+		}
+	}
+}
+
+// cidCFF checks the codes shown in a Type 0 font whose CIDFont is CFF (CIDFontType0).
+func (w *walker) cidCFF(u *fontUse, cid types.Dict, text []byte) {
+	desc := w.dict(cid["FontDescriptor"])
+	f := w.cffProgram(u, desc)
+	if f == nil || !f.cidKeyed {
+		return
+	}
+	if u.widths == nil {
+		u.widths = w.cidWidths(cid)
+		if set := decoded(w.stream(desc["CIDSet"])); set != nil {
+			for c := range f.cids {
+				if c > 0 && (c/8 >= len(set) || set[c/8]&(0x80>>(c%8)) == 0) {
+					w.c.fail("6.2.11.4.2-2", u.loc+" CID "+itoa(c)+" not in CIDSet")
+					break
+				}
+			}
+		}
+	}
+	dw := 1000.0
+	if v, ok := w.number(cid["DW"]); ok {
+		dw = v
+	}
+	codes, cids := w.codes(u, text)
+	for i, c := range cids {
+		if !u.first(codes[i]) {
+			continue
+		}
+		if c < 0 {
+			w.c.fail("6.2.11.4.1-2", u.loc+" an incomplete code")
+			continue
+		}
+		if c == 0 {
+			w.c.fail("6.2.11.8-1", u.loc+" CID 0")
+			continue
+		}
+		g, ok := f.cids[c]
+		if !ok || g <= 0 {
+			w.c.fail("6.2.11.4.1-2", u.loc+" CID "+itoa(c))
+			continue
+		}
+		want, ok := u.widths[c]
+		if !ok {
+			want = dw
+		}
+		if !math.IsNaN(f.widths[g]) && abs(f.widths[g]-want) > 1 {
+			w.c.fail("6.2.11.5-1", u.loc+" CID "+itoa(c))
+		}
+	}
 }

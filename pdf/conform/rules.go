@@ -91,6 +91,8 @@ func init() {
 		{"6.2.11.3.3", 3, "An embedded CMap uses (UseCMap) only predefined CMaps."},
 		{"6.2.11.4.1", 1, "Every font used for rendering is embedded."},
 		{"6.2.11.4.1", 2, "An embedded font defines every glyph text is rendered with."},
+		{"6.2.11.4.2", 1, "A subset Type 1 font's CharSet lists every glyph of its program."},
+		{"6.2.11.4.2", 2, "A subset CID font's CIDSet lists every CID of its program."},
 		{"6.2.11.5", 1, "A glyph's width in the font dictionary agrees with the embedded program's (within 1/1000 em)."},
 		{"6.2.11.8", 1, "Text does not show the .notdef glyph."},
 		{"6.2.11.7.2", 1, "Level U: every font text is rendered in maps its codes to Unicode (ToUnicode, a standard encoding, or a predefined CJK collection)."},
