@@ -279,6 +279,8 @@ type XMPSchema struct {
 	NamespaceURI string
 	Prefix       string
 	Properties   []XMPProperty
+	// Predefined schemas (the PDF/A identification) are written without a declaration.
+	Predefined bool
 }
 
 // XMPProperty is one simple text property (valueType Text, category external).
@@ -315,6 +317,9 @@ func setSchema(descs []*etree.Element, target *etree.Element, s *XMPSchema) {
 	prefix := ensureNS(target, s.NamespaceURI, s.Prefix)
 	for _, p := range s.Properties {
 		target.CreateElement(prefix + ":" + p.Name).SetText(p.Value)
+	}
+	if s.Predefined {
+		return
 	}
 
 	rdf := ensureNS(target, nsRDF, "rdf")

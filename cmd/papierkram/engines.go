@@ -230,6 +230,7 @@ var (
 	_ convert.Printer    = (*chromium.Chromium)(nil)
 	_ convert.Office     = (*office.Office)(nil)
 	_ pdfa.Converter     = (*ghostscript.Ghostscript)(nil)
+	_ pdfa.Profiler      = (*ghostscript.Ghostscript)(nil)
 	_ compress.Distiller = (*ghostscript.Ghostscript)(nil)
 	_ preview.Renderer   = (*poppler.Poppler)(nil)
 	_ ocr.Renderer       = (*poppler.Poppler)(nil)

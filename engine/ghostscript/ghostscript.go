@@ -51,6 +51,9 @@ const pdfaDef = `/ICCProfile (%s) def
 [{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark
 `
 
+// SRGB is the sRGB ICC profile the PDF/A output intents use (pdfa.Profiler).
+func (g *Ghostscript) SRGB() ([]byte, error) { return os.ReadFile(SRGBProfile) }
+
 // ToPDFA3B converts pdf to PDF/A-3b. The caller has checked that pdf is a readable,
 // unencrypted PDF.
 func (g *Ghostscript) ToPDFA3B(ctx context.Context, pdf []byte) ([]byte, error) {

@@ -391,18 +391,31 @@ const batchReserve = 3 * time.Second
 
 // extractBatch reads each file on its own, batchParallel at once. When the request's time
 // runs out, the files not read by then get an error of their own and the others keep their
-// results: a batch of 20 full-page scans used to lose all 20 to the write deadline.
+// results: a batch of 20 full-page scans used to lose all 20 to the write deadline. Files
+// still being read then are not waited for beyond half the reserve (a busy machine can
+// take seconds to stop an image step): they are reported as not read, and their work,
+// cancelled, ends on its own.
 func (s *Server) extractBatch(ctx context.Context, files []*File) (BatchExtractionResult, error) {
-	bctx := ctx
+	bctx, grace := ctx, time.Duration(0)
 	if d, ok := ctx.Deadline(); ok {
+		reserve := min(batchReserve, time.Until(d)/5)
 		var cancel context.CancelFunc
-		bctx, cancel = context.WithDeadline(ctx, d.Add(-min(batchReserve, time.Until(d)/5)))
+		bctx, cancel = context.WithDeadline(ctx, d.Add(-reserve))
 		defer cancel()
+		grace = reserve / 2
 	}
 	late := func(f *File) *receipt.Result {
 		return &receipt.Result{Filename: f.Filename, Error: "not read: the batch's time ran out first; send this file again, alone or through /api/receipts/extract-async"}
 	}
-	out := BatchExtractionResult{Count: len(files), Results: make([]*receipt.Result, len(files))}
+	var mu sync.Mutex
+	results, closed := make([]*receipt.Result, len(files)), false
+	set := func(i int, r *receipt.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !closed {
+			results[i] = r
+		}
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, batchParallel)
 	for i, f := range files {
@@ -411,7 +424,7 @@ func (s *Server) extractBatch(ctx context.Context, files []*File) (BatchExtracti
 			case sem <- struct{}{}:
 				defer func() { <-sem }()
 			case <-bctx.Done():
-				out.Results[i] = late(f)
+				set(i, late(f))
 				return
 			}
 			r, err := s.extract(bctx, keyFrom(ctx).ID, f)
@@ -421,12 +434,32 @@ func (s *Server) extractBatch(ctx context.Context, files []*File) (BatchExtracti
 			case err != nil:
 				r = &receipt.Result{Filename: f.Filename, Error: problemDetail(err)}
 			}
-			out.Results[i] = r
+			set(i, r)
 		})
 	}
-	wg.Wait()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-bctx.Done():
+		timer := time.NewTimer(grace)
+		select {
+		case <-done:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return out, fault.Wrap(fault.Canceled, ctx.Err(), "the request was cancelled")
+		return BatchExtractionResult{}, fault.Wrap(fault.Canceled, ctx.Err(), "the request was cancelled")
+	}
+	mu.Lock()
+	closed = true
+	out := BatchExtractionResult{Count: len(files), Results: results}
+	mu.Unlock()
+	for i, r := range out.Results {
+		if r == nil {
+			out.Results[i] = late(files[i])
+		}
 	}
 	for _, r := range out.Results {
 		if r.Success {

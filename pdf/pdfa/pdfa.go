@@ -14,6 +14,12 @@ type Converter interface {
 	ToPDFA3B(ctx context.Context, pdf []byte) ([]byte, error)
 }
 
+// Profiler gives the sRGB ICC profile of the output intent: a Converter that has one lets
+// Convert make a PDF/A without it when the document allows (engine/ghostscript does).
+type Profiler interface {
+	SRGB() ([]byte, error)
+}
+
 // Options carries metadata to write into the result's Info dictionary and XMP alike.
 type Options struct {
 	Title, Author string
@@ -24,10 +30,19 @@ type Options struct {
 // conformance B, Info and XMP in agreement. It refuses encrypted and unreadable input, and
 // checks its own output with the PDF/A validator (pdf/conform) before returning it: a
 // result that fails is fault.Internal naming the rules.
+//
+// A document that needs no rewriting (fonts embedded, nothing PDF/A forbids: what
+// Chromium and LibreOffice write) is made PDF/A by remediation, in milliseconds: the
+// output intent, identification, metadata, file identifier and annotation flags are added
+// as incremental updates and the result is kept when the validator passes it. Every other
+// document goes through the converter, which re-renders it.
 func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, error) {
 	src, err := pdf.Read(data)
 	if err != nil {
 		return nil, err
+	}
+	if out, ok := remediate(ctx, c, src, o); ok {
+		return out, nil
 	}
 	orig, err := src.Metadata()
 	if err != nil {
@@ -86,4 +101,37 @@ func Convert(ctx context.Context, c Converter, data []byte, o Options) ([]byte, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// remediate makes src PDF/A-3b without re-rendering it, when the converter offers its
+// profile and the validator passes the result; ok false leaves the document to the
+// converter.
+func remediate(ctx context.Context, c Converter, src *pdf.Doc, o Options) ([]byte, bool) {
+	p, isProfiler := c.(Profiler)
+	if !isProfiler {
+		return nil, false
+	}
+	icc, err := p.SRGB()
+	if err != nil {
+		return nil, false
+	}
+	var ch pdf.Changes
+	if o.Title != "" {
+		ch.Title = &o.Title
+	}
+	if o.Author != "" {
+		ch.Author = &o.Author
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	out, err := src.MakePDFA3B(icc, ch, o.Now)
+	if err != nil {
+		return nil, false
+	}
+	r, err := conform.Check(ctx, out, conform.PDFA3B)
+	if err != nil || !r.Compliant {
+		return nil, false
+	}
+	return out, true
 }
