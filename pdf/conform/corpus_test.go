@@ -79,7 +79,7 @@ func judge(tc corpusCase) outcome {
 
 // The agreement reached on the corpus; the test fails below it. Raise it as rules land.
 const (
-	minAgreement     = 0.995
+	minAgreement     = 0.998
 	minPassAgreement = 1.0
 )
 

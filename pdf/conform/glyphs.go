@@ -30,7 +30,7 @@ type program struct {
 
 // trueType parses a font's embedded FontFile2 once; nil when there is none or it cannot
 // be read (other rules report what is wrong with it).
-func (w *walker) trueType(u *fontUse, desc types.Dict) *program {
+func (w *walker) trueType(u *fontUse, desc types.Dict, cid bool) *program {
 	if u.programRead {
 		return u.program
 	}
@@ -43,7 +43,12 @@ func (w *walker) trueType(u *fontUse, desc types.Dict) *program {
 	f, err := sfnt.Parse(data)
 	if err != nil {
 		// What readers accept and sfnt does not (see rebuildFont): once more, rebuilt.
-		if f, err = sfnt.Parse(rebuildFont(data)); err != nil {
+		if f, err = sfnt.Parse(rebuildFont(data, false)); err != nil && cid {
+			// A CIDFont's glyphs are found by CID, not through its cmap, which subsetters
+			// often leave broken: a minimal one stands in.
+			f, err = sfnt.Parse(rebuildFont(data, true))
+		}
+		if err != nil {
 			return nil
 		}
 	}
@@ -59,7 +64,7 @@ var glyphTables = map[string]bool{"cmap": true, "head": true, "hhea": true, "hmt
 // entries of tables they dropped, tables on unaligned offsets and post tables sfnt
 // refuses, which readers accept. The tables the checks need and the data holds are
 // copied, each on a four-byte boundary, in tag order.
-func rebuildFont(b []byte) []byte {
+func rebuildFont(b []byte, emptyCmap bool) []byte {
 	if len(b) < 12 {
 		return b
 	}
@@ -75,7 +80,7 @@ func rebuildFont(b []byte) []byte {
 	for i := 0; i < n; i++ {
 		rec := b[12+16*i : 12+16*i+16]
 		off, length := int(binary.BigEndian.Uint32(rec[8:12])), int(binary.BigEndian.Uint32(rec[12:16]))
-		if off < 0 || length < 0 || off+length > len(b) || off+length < off || !glyphTables[string(rec[:4])] {
+		if off < 0 || length < 0 || off+length > len(b) || off+length < off || !glyphTables[string(rec[:4])] || emptyCmap && string(rec[:4]) == "cmap" {
 			continue
 		}
 		tables = append(tables, table{rec[:4], b[off : off+length]})
@@ -84,6 +89,12 @@ func rebuildFont(b []byte) []byte {
 	post := make([]byte, 32)
 	binary.BigEndian.PutUint32(post, 0x00030000)
 	tables = append(tables, table{[]byte("post"), post})
+	if emptyCmap {
+		// One (3,1) subtable of format 4 with the closing segment only: maps nothing.
+		cm := []byte{0, 0, 0, 1, 0, 3, 0, 1, 0, 0, 0, 12,
+			0, 4, 0, 24, 0, 0, 0, 2, 0, 2, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0xff, 0xff, 0, 1, 0, 0}
+		tables = append(tables, table{[]byte("cmap"), cm})
+	}
 	sort.Slice(tables, func(i, j int) bool { return string(tables[i].tag) < string(tables[j].tag) })
 	out := append([]byte(nil), b[:12]...)
 	binary.BigEndian.PutUint16(out[4:6], uint16(len(tables)))
@@ -191,7 +202,7 @@ func (w *walker) simpleTrueType(u *fontUse, text []byte) {
 	if int(flags)&4 != 0 {
 		return // symbolic: codes go to a (3,0) or (1,0) cmap directly, not read here
 	}
-	p := w.trueType(u, desc)
+	p := w.trueType(u, desc, false)
 	if p == nil {
 		return
 	}
@@ -309,7 +320,7 @@ func differs(w *walker, diff types.Array, code int) bool { return glyphName(w, d
 // CIDToGIDMap.
 func (w *walker) cidTrueType(u *fontUse, cid types.Dict, text []byte) {
 	desc := w.dict(cid["FontDescriptor"])
-	p := w.trueType(u, desc)
+	p := w.trueType(u, desc, true)
 	if p == nil {
 		return
 	}
@@ -321,6 +332,16 @@ func (w *walker) cidTrueType(u *fontUse, cid types.Dict, text []byte) {
 		u.widths = w.cidWidths(cid)
 		if tu := w.stream(u.dict["ToUnicode"]); tu != nil {
 			u.text = readToUnicode(decoded(tu))
+		}
+		if set := decoded(w.stream(desc["CIDSet"])); set != nil && gidMap == nil {
+			// With the Identity map a CID is its glyph: every glyph the program draws
+			// (a subset's empty slots do not count) is in the CIDSet.
+			for g := 1; g < p.font.NumGlyphs(); g++ {
+				if (g/8 >= len(set) || set[g/8]&(0x80>>(g%8)) == 0) && !p.empty(sfnt.GlyphIndex(g)) {
+					w.c.fail("6.2.11.4.2-2", u.loc+" CID "+itoa(g)+" not in CIDSet")
+					break
+				}
+			}
 		}
 	}
 	dw := 1000.0
