@@ -90,10 +90,16 @@ func (w *walker) font(o types.Object, loc string) {
 				c.check(enc == nil, "6.2.11.6-3", loc)
 			} else {
 				name := w.name(enc)
+				agl := true
 				if ed := w.dict(enc); ed != nil {
 					name = w.name(ed["BaseEncoding"])
+					for _, x := range w.array(ed["Differences"]) {
+						if n := w.name(x); n != "" && !inAGL(n) {
+							agl = false
+						}
+					}
 				}
-				c.check(name == "MacRomanEncoding" || name == "WinAnsiEncoding", "6.2.11.6-2", loc)
+				c.check((name == "MacRomanEncoding" || name == "WinAnsiEncoding") && agl, "6.2.11.6-2", loc)
 			}
 		}
 	case "Type0":
@@ -329,7 +335,16 @@ func (w *walker) unicode(u *fontUse) {
 		}
 		switch enc {
 		case "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "StandardEncoding", "Differences":
-			ok = true // glyph names of a standard encoding (Differences: not checked against the Adobe Glyph List)
+			// Glyph names of a standard encoding, and Differences names from the Adobe
+			// Glyph List, map to Unicode by name.
+			ok = true
+			if ed := w.dict(d["Encoding"]); ed != nil {
+				for _, x := range w.array(ed["Differences"]) {
+					if n := w.name(x); n != "" && !inAGL(n) {
+						ok = false
+					}
+				}
+			}
 		case "":
 			ok = sub == "Type1" // a Type 1 font's own encoding: its glyph names are not read here
 		}
