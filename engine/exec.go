@@ -226,3 +226,7 @@ func (c *Child) Kill() error {
 	}
 	return nil
 }
+
+// Memory is the anonymous resident memory of the child and its descendants in bytes (a
+// browser's renderers, an office suite's helpers): see treeMemory.
+func (c *Child) Memory() (int64, error) { return treeMemory(c.Pid()) }

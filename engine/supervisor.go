@@ -36,7 +36,11 @@ type Config struct {
 	JobTimeout   time.Duration // per job; default 60 s
 	StartTimeout time.Duration // for Process.Start; default 30 s
 	MaxJobs      int           // restart a Process after this many jobs; 0 = never
-	Eager        bool          // start processes in Start rather than on first use
+	// MaxMemory restarts a Process whose programs hold more than this many bytes (their
+	// anonymous resident memory)
+	// after a job, for the Processes that can tell (Measured); 0 = never.
+	MaxMemory int64
+	Eager     bool // start processes in Start rather than on first use
 	// Spare keeps one more process started in reserve once the pool is in use: a retired
 	// process (recycled, crashed, or left with a job's state) is replaced by it at once, and
 	// the next spare starts in the background, so no job waits for a cold start.
@@ -52,7 +56,8 @@ type slot struct {
 	proc    Process
 	started bool
 	jobs    int
-	limit   int // jobs before this process is recycled; 0 = never
+	limit   int          // jobs before this process is recycled; 0 = never
+	memory  atomic.Int64 // what its process held after its last job (Measured), bytes
 }
 
 // Supervisor runs jobs for one external program.
@@ -77,6 +82,7 @@ type Supervisor struct {
 	queueLen  prometheus.GaugeFunc
 	slotsG    prometheus.GaugeFunc
 	runningG  prometheus.GaugeFunc
+	memoryG   prometheus.GaugeFunc
 	restartsN atomic.Int64
 	jobsN     atomic.Int64
 	failuresN atomic.Int64
@@ -132,6 +138,14 @@ func New(cfg Config) *Supervisor {
 		func() float64 { return float64(cfg.Concurrency) })
 	s.queueLen = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_queue_length", Help: "Jobs waiting for a slot.", ConstLabels: labels},
 		func() float64 { return float64(s.Stats().Queued) })
+	s.memoryG = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_memory_bytes", Help: "Anonymous resident memory the engine's processes held after their last jobs.", ConstLabels: labels},
+		func() float64 {
+			var sum int64
+			for _, sl := range s.all {
+				sum += sl.memory.Load()
+			}
+			return float64(sum)
+		})
 	s.runningG = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "papierkram_engine_running", Help: "Jobs running.", ConstLabels: labels},
 		func() float64 { return float64(s.active.Load()) })
 	return s
@@ -143,6 +157,7 @@ func (s *Supervisor) Name() string { return s.cfg.Name }
 // Describe and Collect make a Supervisor a prometheus.Collector.
 func (s *Supervisor) Describe(ch chan<- *prometheus.Desc) {
 	s.restarts.Describe(ch)
+	s.memoryG.Describe(ch)
 	s.slotsG.Describe(ch)
 	s.jobs.Describe(ch)
 	s.durations.Describe(ch)
@@ -152,6 +167,7 @@ func (s *Supervisor) Describe(ch chan<- *prometheus.Desc) {
 
 func (s *Supervisor) Collect(ch chan<- prometheus.Metric) {
 	s.restarts.Collect(ch)
+	s.memoryG.Collect(ch)
 	s.slotsG.Collect(ch)
 	s.jobs.Collect(ch)
 	s.durations.Collect(ch)
@@ -312,9 +328,26 @@ func (s *Supervisor) Run(ctx context.Context, job func(ctx context.Context, w *W
 			s.retire(sl, "unhealthy after a failed job")
 		case sl.limit > 0 && sl.jobs >= sl.limit:
 			s.retire(sl, "recycled after max jobs")
+		case s.overMemory(sl):
+			s.retire(sl, "recycled over its memory limit")
 		}
 	}
 	return err
+}
+
+// overMemory measures the slot's process after a job (when it can tell) and says whether
+// it holds more than MaxMemory.
+func (s *Supervisor) overMemory(sl *slot) bool {
+	m, ok := sl.proc.(Measured)
+	if !ok {
+		return false
+	}
+	b, err := m.Memory()
+	if err != nil {
+		return false
+	}
+	sl.memory.Store(b)
+	return s.cfg.MaxMemory > 0 && b > s.cfg.MaxMemory
 }
 
 // jobGrace is how long a job may take to return after its time is up, and again after its
@@ -448,6 +481,7 @@ func (s *Supervisor) retire(sl *slot, why string) {
 		s.log.Warn("stop process", "slot", sl.id, "error", err)
 	}
 	sl.started, sl.limit = false, s.cfg.MaxJobs
+	sl.memory.Store(0)
 	if p := s.takeSpare(); p != nil {
 		sl.proc, sl.started, sl.jobs = p, true, 0
 	} else {

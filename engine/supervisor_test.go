@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -41,6 +43,9 @@ func (p *sleeper) Healthy(context.Context) error {
 	}
 	return nil
 }
+
+// Memory is what the sleep process holds, measured as the engines' processes are.
+func (p *sleeper) Memory() (int64, error) { return p.child.Memory() }
 
 func (p *sleeper) Stop() error {
 	if p.child == nil {
@@ -221,6 +226,46 @@ func TestRecycleAfterMaxJobs(t *testing.T) {
 	// Lazy start, then recycled after jobs 2 and 4: three processes, two restarts.
 	if starts.Load() != 3 || s.Stats().Restarts != 2 {
 		t.Fatalf("starts %d restarts %d", starts.Load(), s.Stats().Restarts)
+	}
+}
+
+// TestRecycleOverMemory: a process that holds more than MaxMemory after a job is replaced;
+// under the limit it stays, and papierkram_engine_memory_bytes reports what it holds (a
+// sleep's PSS, read from /proc).
+func TestRecycleOverMemory(t *testing.T) {
+	job := func(ctx context.Context, w *Worker) error { return nil }
+	low, starts := pool(t, Config{Name: "low", Concurrency: 1, MaxMemory: 1})
+	for range 3 {
+		if err := low.Run(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if starts.Load() != 3 || low.Stats().Restarts != 3 {
+		t.Errorf("over the limit: starts %d restarts %d, want a new process after every job", starts.Load(), low.Stats().Restarts)
+	}
+	high, starts := pool(t, Config{Name: "high", Concurrency: 1, MaxMemory: 1 << 40})
+	for range 3 {
+		if err := high.Run(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if starts.Load() != 1 || high.Stats().Restarts != 0 {
+		t.Errorf("under the limit: starts %d restarts %d", starts.Load(), high.Stats().Restarts)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(high)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held float64
+	for _, f := range families {
+		if f.GetName() == "papierkram_engine_memory_bytes" {
+			held = f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	if held < 4096 || held > 64<<20 {
+		t.Errorf("papierkram_engine_memory_bytes %v for a sleep process", held)
 	}
 }
 

@@ -46,8 +46,33 @@ var engineList = []struct {
 	name   string
 	perCPU int
 	warm   bool
+	memory int // MiB a process may hold (anonymous resident memory) after a job before it is recycled; 0: one job per process
 }{
-	{"chromium", 1, true}, {"office", 1, true}, {"ghostscript", 1, false}, {"poppler", 2, false}, {"tesseract", 1, false},
+	{"chromium", 1, true, 1024}, {"office", 1, true, 1024}, {"ghostscript", 1, false, 0}, {"poppler", 2, false, 0}, {"tesseract", 1, false, 0},
+}
+
+// parseMemory reads --memory-limit: comma-separated engine=MiB pairs over the defaults, for
+// the engines that keep processes.
+func parseMemory(spec string) (map[string]int64, error) {
+	m := map[string]int64{}
+	for _, e := range engineList {
+		if e.memory > 0 {
+			m[e.name] = int64(e.memory) << 20
+		}
+	}
+	for _, item := range strings.Split(spec, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		name, v, ok := strings.Cut(item, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if _, known := m[name]; !ok || !known || err != nil || n < 64 || n > 65536 {
+			return nil, fmt.Errorf("--memory-limit %q: write engine=MiB with MiB from 64 to 65536, engines %s", item, strings.Join(warmable(), ", "))
+		}
+		m[name] = int64(n) << 20
+	}
+	return m, nil
 }
 
 // engineNames are the engines --concurrency can size.
@@ -88,12 +113,12 @@ func parseConcurrency(spec string, cpus int) (map[string]int, error) {
 // newEngines builds the engines with conc processes each; every temporary file they make
 // lives under tempRoot (the process's run directory, swept at the next start if the process
 // is killed).
-func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy, conc map[string]int) (*engines, error) {
+func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy, conc map[string]int, memory map[string]int64) (*engines, error) {
 	// One soffice per core, each converting one document at a time.
 	// A spare soffice and a spare browser stand by once the pools are in use: a process
 	// retired (recycled, crashed, or left with a document's fonts) is replaced at once
 	// instead of the next request waiting for a cold start.
-	of, err := office.New(engine.Config{Concurrency: conc["office"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot, Spare: true})
+	of, err := office.New(engine.Config{Concurrency: conc["office"], JobTimeout: jobTimeout, MaxMemory: memory["office"], Logger: log, TempRoot: tempRoot, Spare: true})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +131,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound. Each browser's own proxy holds every
 		// connection a page makes to the network policy.
-		chromium: chromium.New(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
+		chromium: chromium.New(engine.Config{Concurrency: conc["chromium"], JobTimeout: jobTimeout, MaxJobs: 200, MaxMemory: memory["chromium"], Logger: log, TempRoot: tempRoot, Spare: true}, chromium.WithPolicy(network)),
 	}, nil
 }
 

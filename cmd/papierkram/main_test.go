@@ -530,3 +530,18 @@ func TestParseWarm(t *testing.T) {
 		t.Error("tesseract keeps no process to warm")
 	}
 }
+
+func TestParseMemory(t *testing.T) {
+	m, err := parseMemory("")
+	if err != nil || m["chromium"] != 1024<<20 || m["office"] != 1024<<20 || len(m) != 2 {
+		t.Fatalf("defaults %v %v", m, err)
+	}
+	if m, err = parseMemory("chromium=768"); err != nil || m["chromium"] != 768<<20 || m["office"] != 1024<<20 {
+		t.Fatalf("chromium=768: %v %v", m, err)
+	}
+	for _, bad := range []string{"poppler=512", "chromium=10", "chromium", "chromium=lots"} {
+		if _, err := parseMemory(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -73,6 +73,7 @@ func serveCmd() *cobra.Command {
 		asyncTimeout, rescue     time.Duration
 		locale                   string
 		concurrency              string
+		memoryLimit              string
 		warm                     string
 		tempDir                  string
 		ratePerMinute            float64
@@ -130,7 +131,11 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
-			eng, err := newEngines(log, jobTimeout, run.Path, network, conc)
+			memory, err := parseMemory(memoryLimit)
+			if err != nil {
+				return err
+			}
+			eng, err := newEngines(log, jobTimeout, run.Path, network, conc, memory)
 			if err != nil {
 				return err
 			}
@@ -175,6 +180,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
 	f.StringVar(&warm, "warm", env("PAPIERKRAM_WARM", "chromium,office"), "engines whose processes start with the server rather than on their first job (chromium, office; none for none)")
+	f.StringVar(&memoryLimit, "memory-limit", env("PAPIERKRAM_MEMORY_LIMIT", ""), "MiB a browser or office process may hold (anonymous resident memory, its processes together) after a job before it is replaced, e.g. chromium=768 (default chromium=1024,office=1024)")
 	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract; default one per core, poppler two)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")

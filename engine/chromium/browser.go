@@ -56,6 +56,11 @@ var flags = []string{
 	// DevTools over two pipes the browser inherits, not a TCP port every local process can
 	// drive.
 	"--remote-debugging-pipe",
+	// Memory bounds: a page's JavaScript heap stops at 512 MB (a runaway script fails its
+	// job instead of swelling the browser), and a browser keeps at most two renderer
+	// processes; the supervisor recycles a browser whose processes hold more than the
+	// engine's memory limit after a job.
+	"--js-flags=--max-old-space-size=512", "--renderer-process-limit=2",
 }
 
 // preferences is the profile's preference file: no network prediction (DNS prefetch,
@@ -489,6 +494,16 @@ func (b *Browser) Healthy(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Memory is what the browser and its renderers hold (PSS of its process group).
+func (b *Browser) Memory() (int64, error) {
+	if b.child == nil {
+		return 0, nil
+	}
+	return b.child.Memory()
+}
+
+var _ engine.Measured = (*Browser)(nil)
 
 // Stop kills the browser, closes its proxy and removes its profile.
 func (b *Browser) Stop() error {

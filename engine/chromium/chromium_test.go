@@ -152,3 +152,31 @@ func TestBrowserLeavesNoTemporaryFiles(t *testing.T) {
 		t.Errorf("the profile %s is still there: %v", dir, err)
 	}
 }
+
+// TestBrowserOverMemoryIsReplaced: a browser measures what its process group holds; with
+// a limit below that, the browser is replaced after its job, and the next job runs on a
+// new one.
+func TestBrowserOverMemoryIsReplaced(t *testing.T) {
+	c := New(engine.Config{Concurrency: 1, JobTimeout: 20 * time.Second, TempRoot: sandboxRoot(t), MaxMemory: 8 << 20})
+	t.Cleanup(func() { c.Supervisor().Stop(context.Background()) })
+	var held int64
+	for range 2 {
+		err := c.Supervisor().Run(context.Background(), func(ctx context.Context, w *engine.Worker) error {
+			start := time.Now()
+			m, err := w.Process().(*Browser).Memory()
+			t.Logf("the browser holds %d MB (measured in %s)", m>>20, time.Since(start))
+			held = max(held, m)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A headless Chromium with its renderer and utility processes holds tens of MB.
+	if held < 8<<20 {
+		t.Fatalf("the browser holds %d bytes by its own count", held)
+	}
+	if r := c.Supervisor().Stats().Restarts; r < 1 {
+		t.Fatalf("%d restarts over the memory limit", r)
+	}
+}

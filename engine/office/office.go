@@ -501,6 +501,23 @@ func (p *process) do(ctx context.Context, req request) (response, error) {
 	}
 }
 
+// Memory is what soffice and the bridge hold (PSS of their process groups).
+func (p *process) Memory() (int64, error) {
+	var sum int64
+	for _, c := range []*engine.Child{p.office, p.py} {
+		if c != nil {
+			m, err := c.Memory()
+			if err != nil {
+				return 0, err
+			}
+			sum += m
+		}
+	}
+	return sum, nil
+}
+
+var _ engine.Measured = (*process)(nil)
+
 func (p *process) Healthy(context.Context) error {
 	switch {
 	case p.office == nil || p.py == nil:
