@@ -24,9 +24,9 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	go.abhg.dev/goldmark/frontmatter v0.2.0
 	go.yaml.in/yaml/v3 v3.0.5 // YAML reader (already in the graph through huma): the deploy example's compose file is checked in a test
-	golang.org/x/image v0.47.0
+	golang.org/x/image v0.47.0 // the Go team's image codecs (TIFF, WebP uploads) and font/sfnt: font metrics for signatures and fonts, and the PDF/A validator's look into embedded TrueType programs
 	golang.org/x/net v0.62.0 // html tokenizer: the e-invoice view tests read a page's visible text as a browser does (tests only)
-	golang.org/x/text v0.43.0
+	golang.org/x/text v0.43.0 // the Go team's charmaps (Windows-1252 for DATEV, WinAnsi and MacRoman in PDFs) and Unicode normalisation
 	golang.org/x/time v0.16.0 // token buckets of the per-key rate limit: the Go team's own, made for exactly this
 	modernc.org/sqlite v1.61.1
 	software.sslmate.com/src/go-pkcs12 v0.7.4

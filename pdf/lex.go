@@ -23,6 +23,11 @@ func isDelim(c byte) bool {
 
 func isRegular(c byte) bool { return !isWhite(c) && !isDelim(c) }
 
+// IsWhite and IsDelimiter classify a byte as ISO 32000-1, 7.2.2 does, for the other
+// readers of PDF syntax (the validator's content and file lexers).
+func IsWhite(c byte) bool     { return isWhite(c) }
+func IsDelimiter(c byte) bool { return isDelim(c) }
+
 type tokKind uint8
 
 const (

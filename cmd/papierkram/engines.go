@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,14 +53,29 @@ var engineList = []struct {
 }
 
 // parseMemory reads --memory-limit: comma-separated engine=MiB pairs over the defaults, for
-// the engines that keep processes.
+// the engines that keep processes; the limits in bytes.
 func parseMemory(spec string) (map[string]int64, error) {
-	m := map[string]int64{}
+	mib := map[string]int{}
 	for _, e := range engineList {
 		if e.memory > 0 {
-			m[e.name] = int64(e.memory) << 20
+			mib[e.name] = e.memory
 		}
 	}
+	mib, err := enginePairs("--memory-limit", "MiB", spec, mib, 64, 65536)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]int64{}
+	for name, v := range mib {
+		m[name] = int64(v) << 20
+	}
+	return m, nil
+}
+
+// enginePairs reads comma-separated engine=n pairs over defaults, which name the engines
+// the flag knows; n runs from lo to hi.
+func enginePairs(flag, unit, spec string, defaults map[string]int, lo, hi int) (map[string]int, error) {
+	out := maps.Clone(defaults)
 	for _, item := range strings.Split(spec, ",") {
 		if item = strings.TrimSpace(item); item == "" {
 			continue
@@ -67,20 +83,12 @@ func parseMemory(spec string) (map[string]int64, error) {
 		name, v, ok := strings.Cut(item, "=")
 		name = strings.ToLower(strings.TrimSpace(name))
 		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if _, known := m[name]; !ok || !known || err != nil || n < 64 || n > 65536 {
-			return nil, fmt.Errorf("--memory-limit %q: write engine=MiB with MiB from 64 to 65536, engines %s", item, strings.Join(warmable(), ", "))
+		if _, known := out[name]; !ok || !known || err != nil || n < lo || n > hi {
+			return nil, fmt.Errorf("%s %q: write engine=%s with %s from %d to %d, engines %s", flag, item, unit, unit, lo, hi, strings.Join(slices.Sorted(maps.Keys(defaults)), ", "))
 		}
-		m[name] = int64(n) << 20
+		out[name] = n
 	}
-	return m, nil
-}
-
-// engineNames are the engines --concurrency can size.
-func engineNames() (names []string) {
-	for _, e := range engineList {
-		names = append(names, e.name)
-	}
-	return names
+	return out, nil
 }
 
 // defaultConcurrency is each engine's number of processes on cpus cores.
@@ -94,20 +102,7 @@ func defaultConcurrency(cpus int) map[string]int {
 
 // parseConcurrency reads --concurrency: comma-separated engine=n pairs over the defaults.
 func parseConcurrency(spec string, cpus int) (map[string]int, error) {
-	c := defaultConcurrency(cpus)
-	for _, item := range strings.Split(spec, ",") {
-		if item = strings.TrimSpace(item); item == "" {
-			continue
-		}
-		name, v, ok := strings.Cut(item, "=")
-		name = strings.ToLower(strings.TrimSpace(name))
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if _, known := c[name]; !ok || !known || err != nil || n < 1 || n > 64 {
-			return nil, fmt.Errorf("--concurrency %q: write engine=n with n from 1 to 64, engines %s", item, strings.Join(engineNames(), ", "))
-		}
-		c[name] = n
-	}
-	return c, nil
+	return enginePairs("--concurrency", "n", spec, defaultConcurrency(cpus), 1, 64)
 }
 
 // newEngines builds the engines with conc processes each; every temporary file they make

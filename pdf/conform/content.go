@@ -47,17 +47,10 @@ type lexer struct {
 	tok int // where the last token read begins
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0
-}
-
-func isDelimiter(c byte) bool {
-	switch c {
-	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
-		return true
-	}
-	return false
-}
+var (
+	isSpace     = pdf.IsWhite
+	isDelimiter = pdf.IsDelimiter
+)
 
 func (l *lexer) skip() {
 	for l.p < len(l.b) {

@@ -337,29 +337,18 @@ func (w *walker) cidTrueType(u *fontUse, cid types.Dict, text []byte) {
 			// With the Identity map a CID is its glyph: every glyph the program draws
 			// (a subset's empty slots do not count) is in the CIDSet.
 			for g := 1; g < p.font.NumGlyphs(); g++ {
-				if (g/8 >= len(set) || set[g/8]&(0x80>>(g%8)) == 0) && !p.empty(sfnt.GlyphIndex(g)) {
+				if !inSet(set, g) && !p.empty(sfnt.GlyphIndex(g)) {
 					w.c.fail("6.2.11.4.2-2", u.loc+" CID "+itoa(g)+" not in CIDSet")
 					break
 				}
 			}
 		}
 	}
-	dw := 1000.0
-	if v, ok := w.number(cid["DW"]); ok {
-		dw = v
-	}
+	dw := w.defaultWidth(cid)
 	codes, cids := w.codes(u, text)
 	for i, c := range cids {
 		code := codes[i]
-		if !u.first(code) {
-			continue
-		}
-		if c < 0 {
-			w.c.fail("6.2.11.4.1-2", u.loc+" an incomplete code")
-			continue
-		}
-		if c == 0 {
-			w.c.fail("6.2.11.8-1", u.loc+" CID 0")
+		if !w.cidToCheck(u, code, c) {
 			continue
 		}
 		g := c
@@ -531,28 +520,17 @@ func (w *walker) cidCFF(u *fontUse, cid types.Dict, text []byte) {
 		u.widths = w.cidWidths(cid)
 		if set := decoded(w.stream(desc["CIDSet"])); set != nil {
 			for c := range f.cids {
-				if c > 0 && (c/8 >= len(set) || set[c/8]&(0x80>>(c%8)) == 0) {
+				if c > 0 && !inSet(set, c) {
 					w.c.fail("6.2.11.4.2-2", u.loc+" CID "+itoa(c)+" not in CIDSet")
 					break
 				}
 			}
 		}
 	}
-	dw := 1000.0
-	if v, ok := w.number(cid["DW"]); ok {
-		dw = v
-	}
+	dw := w.defaultWidth(cid)
 	codes, cids := w.codes(u, text)
 	for i, c := range cids {
-		if !u.first(codes[i]) {
-			continue
-		}
-		if c < 0 {
-			w.c.fail("6.2.11.4.1-2", u.loc+" an incomplete code")
-			continue
-		}
-		if c == 0 {
-			w.c.fail("6.2.11.8-1", u.loc+" CID 0")
+		if !w.cidToCheck(u, codes[i], c) {
 			continue
 		}
 		g, ok := f.cids[c]
@@ -568,4 +546,34 @@ func (w *walker) cidCFF(u *fontUse, cid types.Dict, text []byte) {
 			w.c.fail("6.2.11.5-1", u.loc+" CID "+itoa(c))
 		}
 	}
+}
+
+// inSet tells whether a CIDSet stream (a bit per CID, the high bit first) has cid.
+func inSet(set []byte, cid int) bool {
+	return cid/8 < len(set) && set[cid/8]&(0x80>>(cid%8)) != 0
+}
+
+// defaultWidth is a CIDFont's DW, 1000 when absent.
+func (w *walker) defaultWidth(cid types.Dict) float64 {
+	if v, ok := w.number(cid["DW"]); ok {
+		return v
+	}
+	return 1000
+}
+
+// cidToCheck tells whether a shown CID's glyph is still to be looked up: each code once,
+// an incomplete code (no glyph) and CID 0 (.notdef) failing at once.
+func (w *walker) cidToCheck(u *fontUse, code, cid int) bool {
+	if !u.first(code) {
+		return false
+	}
+	switch {
+	case cid < 0:
+		w.c.fail("6.2.11.4.1-2", u.loc+" an incomplete code")
+		return false
+	case cid == 0:
+		w.c.fail("6.2.11.8-1", u.loc+" CID 0")
+		return false
+	}
+	return true
 }
