@@ -10,8 +10,9 @@ import (
 // ToUnicode maps (codes to text), as far as the glyph checks need them.
 
 var (
-	reBFChar  = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
-	reBFRange = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
+	reCodespace = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>`)
+	reBFChar    = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
+	reBFRange   = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
 )
 
 // maxMapped bounds the codes a CMap program may map here.
@@ -27,8 +28,8 @@ type cidMap struct {
 func readCIDMap(b []byte) *cidMap {
 	m := &cidMap{width: 2, cids: map[int]int{}}
 	for _, sec := range sections(b, "begincodespacerange", "endcodespacerange") {
-		if c := reCIDChar.FindSubmatch(sec); c != nil {
-			m.width = max(1, len(c[1])/2)
+		if c := reCodespace.FindSubmatch(sec); c != nil {
+			m.width = min(4, max(1, (len(c[1])+1)/2))
 		}
 		break
 	}
