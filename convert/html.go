@@ -46,7 +46,7 @@ type HTMLRequest struct {
 	Margins       *Margins `json:"margins,omitempty" doc:"Page margins; default 10 mm each."`
 	Header        *Band    `json:"header,omitempty"`
 	Footer        *Band    `json:"footer,omitempty"`
-	OutputProfile string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (via the PDF/A step). PDF/UA-1: tagged PDF with the heading structure and a document outline."`
+	OutputProfile string   `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/A-3b: archival PDF (made PDF/A in place when the page allows, else re-rendered by Ghostscript; checked by our validator before it is returned). PDF/UA-1: tagged PDF with the heading structure, an outline, pdfuaid and dc:title in XMP, checked against PDF/UA-1; images without alt text are named in the X-Service-Warning header."`
 	WaitUntil     string   `json:"waitUntil,omitempty" enum:"load,domcontentloaded,networkidle0,networkidle2" default:"load" doc:"When the page counts as ready. networkidle0 waits until no request has been open for 500 ms (web fonts loaded)."`
 	ExecuteJS     bool     `json:"executeJs,omitempty" doc:"Run the page's JavaScript. Default false."`
 	// Waiting for late content, after waitUntil, in this order.

@@ -33,7 +33,7 @@ type MarkdownRequest struct {
 	Format          string       `json:"format,omitempty" enum:"A3,A4,A5,Letter,Legal,Tabloid" default:"A4"`
 	Theme           string       `json:"theme,omitempty" enum:"default,technical,stationery,custom" default:"default" doc:"Print stylesheet. custom uses customCss only."`
 	CustomCSS       string       `json:"customCss,omitempty" maxLength:"1048576" doc:"CSS for theme custom (added after the theme otherwise)."`
-	OutputProfile   string       `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/UA-1: tagged PDF with the heading structure and an outline. PDF/A-3b: archival PDF."`
+	OutputProfile   string       `json:"outputProfile,omitempty" enum:"PDF/A-3b,PDF/UA-1" doc:"PDF/UA-1: tagged PDF with the heading structure and an outline, identified in XMP and checked against PDF/UA-1 (images without alt text are named in X-Service-Warning). PDF/A-3b: archival PDF, checked by our validator."`
 	ColumnWidths    []string     `json:"columnWidths,omitempty" maxItems:"50" doc:"Widths of table columns in order, as CSS lengths (\"30%\", \"45mm\", \"auto\"); applied to every table." example:"[\"15%\",\"55%\",\"30%\"]"`
 	AllowUnsafeHTML bool         `json:"allowUnsafeHtml,omitempty" doc:"Keep inline HTML as written. Otherwise it is sanitised: script, iframe, event handlers and the like are removed."`
 	Stationery      *Stationery  `json:"stationery,omitempty" doc:"Letterhead PDFs laid under the content."`
