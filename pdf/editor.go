@@ -77,9 +77,6 @@ func (e *Editor) SetXMPSchema(s *XMPSchema) {
 	}
 }
 
-// PageCount is the number of pages of the document being edited.
-func (e *Editor) PageCount() int { return e.doc.PageCount() }
-
 // Rotate turns the pages of spec clockwise by degrees (90, 180 or 270), adding to each
 // page's own /Rotate.
 func (e *Editor) Rotate(degrees int, spec pagerange.Spec) (err error) {

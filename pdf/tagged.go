@@ -21,7 +21,6 @@ func init() {
 
 // Structure is what MapRoles learnt of the structure tree.
 type Structure struct {
-	Tagged            bool
 	Mapped            []string // non-standard types given a role map entry
 	FiguresWithoutAlt int      // Figure elements with neither Alt nor ActualText
 }
@@ -43,7 +42,6 @@ func (e *Editor) MapRoles() (s Structure, err error) {
 	if err != nil || root == nil {
 		return s, nil
 	}
-	s.Tagged = true
 	roles, _ := ctx.DereferenceDict(root["RoleMap"])
 	used := map[string]bool{}
 	seen := map[int]bool{}

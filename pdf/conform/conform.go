@@ -176,7 +176,7 @@ func (c *checker) run() (err error) {
 			err = fault.New(fault.Internal, "the PDF/A check failed on this file: %v", v)
 		}
 	}()
-	c.walk = &walker{c: c, xref: c.doc.Context().XRefTable, seen: map[string]bool{}, transparent: map[int]bool{}, pageGroupCS: map[int]bool{}, pageLoc: map[int]string{}, pagesWithAnnots: map[int]types.Dict{}}
+	c.walk = &walker{c: c, xref: c.doc.Context().XRefTable, seen: map[string]bool{}, transparent: map[int]bool{}, pageGroupCS: map[int]bool{}, pagesWithAnnots: map[int]types.Dict{}}
 	passes := []func(){c.checkFile, c.checkObjects, c.checkContent, c.checkMetadata}
 	if c.profile == PDFUA1 {
 		passes = []func(){c.checkObjects, c.checkContent, c.checkUA}

@@ -266,7 +266,7 @@ func (w *walker) showText(font types.Object, mode int, ct content, strings [][]b
 	}
 	for name, proc := range w.dict(d["CharProcs"]) {
 		if b := decoded(w.stream(proc)); b != nil {
-			w.contents = append(w.contents, content{data: b, resources: res, loc: where(font, ct.loc+" Type3 glyph "+name), page: ct.page, inherited: inherited, owner: d})
+			w.contents = append(w.contents, content{data: b, resources: res, loc: where(font, ct.loc+" Type3 glyph "+name), page: ct.page, inherited: inherited})
 		}
 	}
 }

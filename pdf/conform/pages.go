@@ -92,7 +92,6 @@ func (w *walker) page(o types.Object, d types.Dict, in inherited) {
 	if t := d["Thumb"]; t != nil {
 		w.image(t, res, loc+" thumbnail", n, false)
 	}
-	w.pageLoc[n] = loc
 }
 
 // contentStreams are the decoded streams of a page's Contents (a stream or an array).
@@ -253,7 +252,7 @@ func (w *walker) xobjectIn(o types.Object, res types.Dict, path string, page int
 			}
 		}
 		if b := decoded(s); b != nil {
-			w.contents = append(w.contents, content{data: b, resources: w.dict(d["Resources"]), loc: loc, page: page, own: true, owner: d})
+			w.contents = append(w.contents, content{data: b, resources: w.dict(d["Resources"]), loc: loc, page: page, own: true})
 		}
 	case "PS":
 		w.c.fail("6.2.9-3", loc)
@@ -331,7 +330,7 @@ func (w *walker) pattern(o types.Object, path string, page int) {
 		return
 	}
 	if b := decoded(w.stream(o)); b != nil {
-		w.contents = append(w.contents, content{data: b, resources: w.dict(d["Resources"]), loc: loc, page: page, own: true, owner: d})
+		w.contents = append(w.contents, content{data: b, resources: w.dict(d["Resources"]), loc: loc, page: page, own: true})
 	}
 }
 

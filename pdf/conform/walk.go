@@ -22,7 +22,6 @@ type walker struct {
 	transparent map[int]bool // pages whose content uses transparency
 	pageGroupCS map[int]bool // pages with a transparency group that names a colour space
 	pageNo      int
-	pageLoc     map[int]string
 	separations map[string]string // Separation name -> its alternate space and tint transform
 	fonts       map[string]*fontUse
 	af          map[int]bool // file specifications listed in some AF array
@@ -30,7 +29,7 @@ type walker struct {
 	pagesWithAnnots map[int]types.Dict
 }
 
-// content is one content stream to read, with its resources and owner.
+// content is one content stream to read, with its resources.
 type content struct {
 	data      []byte
 	resources types.Dict
@@ -38,7 +37,6 @@ type content struct {
 	page      int  // 1-based page it draws on (0: not a page's own stream)
 	own       bool // a form, pattern or glyph: it must carry its own resources (6.2.2-2)
 	inherited bool // a page's content whose resources come from the page tree (6.2.2-2)
-	owner     types.Dict
 }
 
 // maxDepth bounds reference chains and nesting the walker follows.
