@@ -15,6 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/papierkram/papierkram/convert/docx"
+	"github.com/papierkram/papierkram/einvoice/rules"
 	"github.com/papierkram/papierkram/internal/testoffice"
 
 	"bytes"
@@ -28,7 +29,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,6 +48,7 @@ type scenario struct {
 
 type env struct {
 	url, key string
+	bin      string // the papierkram binary
 	client   *http.Client
 	pdf      []byte
 	pdfPath  string
@@ -81,6 +82,8 @@ func main() {
 	only := flag.String("scenario", "", "run only scenarios whose name contains this")
 	pdf := flag.String("pdf", "", "PDF for page-count (default: a corpus invoice)")
 	baseline := flag.Bool("baseline", true, "also measure each scenario's baseline")
+	gotenberg := flag.String("gotenberg", "", "a Gotenberg binary (built from source): run the side-by-side scenarios against it instead")
+	rounds := flag.Int("rounds", 4, "side by side: rounds per scenario, alternating which server goes first")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "papierkram-bench-inputs-")
@@ -89,7 +92,7 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(dir)
-	e := &env{key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}, dir: dir, files: map[string]string{}, bodies: map[string]body{}, inputs: map[string][]byte{}}
+	e := &env{bin: *bin, key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}, dir: dir, files: map[string]string{}, bodies: map[string]body{}, inputs: map[string][]byte{}}
 	if *addr == "" {
 		url, stop, err := start(*bin, *key)
 		if err != nil {
@@ -114,6 +117,20 @@ func main() {
 		if c, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && c > 0 {
 			levels = append(levels, c)
 		}
+	}
+	if *gotenberg != "" {
+		g, gpid, stop, err := startGotenberg(*gotenberg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		err = sideBySide(e, g, gpid, levels, *n, *rounds, *only)
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tp99 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\tPSS MB warm→end\t")
@@ -238,6 +255,21 @@ func scenarios() []scenario {
 			base: func(ctx context.Context, e *env) error { return coldOffice(ctx, e, "book.xlsx", workbook()) },
 		},
 		{
+			// A CI job that validates one invoice per process pays the start of the binary;
+			// the baseline is the validation alone, in this process.
+			name: "xrechnung-validate-cli", baseline: "rules.Validate in process",
+			run: func(ctx context.Context, e *env) error {
+				return exec.CommandContext(ctx, e.bin, "xrechnung", "validate", invoicePath).Run()
+			},
+			base: func(ctx context.Context, e *env) error {
+				b, err := os.ReadFile(invoicePath)
+				if err == nil {
+					_, err = rules.Validate(ctx, b)
+				}
+				return err
+			},
+		},
+		{
 			name: "page-count", baseline: "pdfinfo CLI",
 			run: func(ctx context.Context, e *env) error {
 				return e.upload(ctx, "/api/preview/page-count", "file", e.pdf)
@@ -283,6 +315,9 @@ func reportMarkdown() string {
 	}
 	return b.String()
 }
+
+// invoicePath is an XRechnung of the official test suite with many fields (UBL).
+var invoicePath = filepath.Join("..", "shared", "corpus", "xrechnung-testsuite", "technical-cases", "cius", "01.03_comprehensive_test_ubl.xml")
 
 // invoiceHTML is a one-page invoice, the scenario of the HTML benchmark.
 const invoiceHTML = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Rechnung 2026-0042</title>
@@ -354,11 +389,22 @@ type result struct {
 
 // measure runs n calls of f with c workers, after a short warm-up.
 func measure(e *env, f func(context.Context, *env) error, c, n int) (result, error) {
+	lat, took, err := timed(e, f, c, n)
+	if err != nil {
+		return result{}, err
+	}
+	r := runs{lat, took}
+	return r.result(), nil
+}
+
+// timed runs n calls of f with c workers, after a short warm-up, and returns each call's
+// latency and the time all of them took.
+func timed(e *env, f func(context.Context, *env) error, c, n int) ([]time.Duration, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	for range min(c, 4) { // warm-up: connections, caches, lazy engines
 		if err := f(ctx, e); err != nil {
-			return result{}, err
+			return nil, 0, err
 		}
 	}
 	lat := make([]time.Duration, n)
@@ -391,24 +437,18 @@ func measure(e *env, f func(context.Context, *env) error, c, n int) (result, err
 	}
 	close(next)
 	wg.Wait()
-	total := time.Since(start)
-	if first != nil {
-		return result{}, first
-	}
-	slices.Sort(lat)
-	return result{p50: lat[n/2], p95: lat[n*95/100], p99: lat[n*99/100], max: lat[n-1], rps: float64(n) / total.Seconds()}, nil
+	return lat, time.Since(start), first
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // start runs the binary on a free loopback port with a throw-away data dir.
 func start(bin, key string) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort()
 	if err != nil {
 		return "", nil, err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
 	dir, err := os.MkdirTemp("", "papierkram-bench-")
 	if err != nil {
 		return "", nil, err
@@ -439,6 +479,16 @@ func start(bin, key string) (string, func(), error) {
 }
 
 var serverPID int
+
+// freePort returns a loopback port nobody listens on now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
 
 // treeRSS sums the proportional resident memory (PSS: shared pages split between the
 // processes that share them) of pid and all its descendants (the browsers).

@@ -99,10 +99,7 @@ func (r *HTMLRequest) finish(ctx context.Context, out []byte, meta *pdf.Changes)
 	if !retitle && meta == nil && r.Stationery == nil && r.Stamp == nil && !ua {
 		return out, nil
 	}
-	e, err := pdf.Edit(out)
-	if err != nil {
-		return nil, err
-	}
+	e := pdf.Edit(out)
 	if ua {
 		// Chromium tags the page but writes no XMP: PDF/UA-1 wants the identification
 		// (pdfuaid:part) and dc:title there, and non-standard structure types mapped.
@@ -131,7 +128,8 @@ func (r *HTMLRequest) finish(ctx context.Context, out []byte, meta *pdf.Changes)
 			return nil, err
 		}
 	}
-	if out, err = e.Bytes(time.Now()); err != nil {
+	out, err := e.Bytes(time.Now())
+	if err != nil {
 		return nil, err
 	}
 	if ua {

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -52,8 +53,44 @@ type frontMatter struct {
 	Date   string `yaml:"date"`
 }
 
-// codeStyle is the highlighting palette: readable in print, also in black and white.
-const codeStyle = "github"
+// codeStyle is the highlighting palette: dark, saturated colours that stay readable in
+// print and tell kinds apart by weight and slant in black and white. It is our own and
+// built on first use, so that chroma's style registry (all its styles parsed from XML at
+// start, 5–15 ms of every process, also of CLI commands that print nothing) is not linked.
+var codeStyle = sync.OnceValue(func() *chroma.Style {
+	return chroma.MustNewStyle("papierkram-print", chroma.StyleEntries{
+		chroma.Background:         "#1f2328 bg:#f6f8fa",
+		chroma.Comment:            "italic #57606a",
+		chroma.CommentPreproc:     "noitalic bold #57606a",
+		chroma.Keyword:            "bold #a0111f",
+		chroma.KeywordType:        "nobold #6f42c1",
+		chroma.NameFunction:       "#6639ba",
+		chroma.NameClass:          "bold #6639ba",
+		chroma.NameBuiltin:        "#0550ae",
+		chroma.NameTag:            "#116329",
+		chroma.NameAttribute:      "#0550ae",
+		chroma.LiteralString:      "#0a3069",
+		chroma.LiteralNumber:      "#0550ae",
+		chroma.Operator:           "#a0111f",
+		chroma.GenericDeleted:     "#82071e bg:#ffebe9",
+		chroma.GenericInserted:    "#116329 bg:#dafbe1",
+		chroma.GenericHeading:     "bold",
+		chroma.GenericEmph:        "italic",
+		chroma.GenericStrong:      "bold",
+		chroma.Error:              "#82071e",
+		chroma.LineNumbers:        "#6e7781",
+		chroma.LineHighlight:      "bg:#eaeef2",
+		chroma.NameVariableMagic:  "#953800",
+		chroma.LiteralStringRegex: "#116329",
+	})
+})
+
+// codeCSS is the style sheet of codeStyle's classes, written once.
+var codeCSS = sync.OnceValue(func() string {
+	var b strings.Builder
+	chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, codeStyle())
+	return b.String()
+})
 
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.DefinitionList, &frontmatter.Extender{}),
@@ -89,7 +126,7 @@ func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 			return ast.WalkSkipChildren, nil
 		}
 		f := chromahtml.New(chromahtml.WithClasses(true))
-		if err := f.Format(w, styles.Get(codeStyle), it); err != nil {
+		if err := f.Format(w, codeStyle(), it); err != nil {
 			return ast.WalkStop, err
 		}
 		return ast.WalkSkipChildren, nil
@@ -98,7 +135,7 @@ func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 
 // sanitizer keeps what Markdown produces (tables, footnotes, task lists, highlighted code)
 // and drops scripts, frames, forms and event handlers.
-var sanitizer = func() *bluemonday.Policy {
+var sanitizer = sync.OnceValue(func() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.AllowAttrs("class").Globally()
 	p.AllowAttrs("id").Globally()
@@ -107,7 +144,7 @@ var sanitizer = func() *bluemonday.Policy {
 	p.AllowAttrs("style").OnElements("span", "div", "p", "td", "th")
 	p.AllowDataURIImages()
 	return p
-}()
+}) // built on first use: its expressions cost every process start a millisecond
 
 // RenderMarkdown turns r's Markdown into a complete HTML document with its theme, and
 // returns the front matter it found.
@@ -132,13 +169,11 @@ func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	}
 	content := body.String()
 	if !r.AllowUnsafeHTML {
-		content = sanitizer.Sanitize(content)
+		content = sanitizer().Sanitize(content)
 	}
 	var css strings.Builder
 	css.WriteString(theme)
-	var code bytes.Buffer
-	chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&code, styles.Get(codeStyle))
-	css.Write(code.Bytes())
+	css.WriteString(codeCSS())
 	for i, w := range r.ColumnWidths {
 		if strings.ContainsAny(w, ";{}<>") || len(w) > 40 {
 			return "", fm, fault.New(fault.InvalidInput, "columnWidths[%d] %q is not a CSS width", i, w)

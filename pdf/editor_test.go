@@ -80,10 +80,7 @@ func TestEditorChain(t *testing.T) {
 		"classic": testpdf.Make(testpdf.Options{Pages: 2, Title: "Old"}),
 		"xmp":     must(os.ReadFile(filepath.FromSlash(xmpPDF))),
 	} {
-		e, err := Edit(src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := Edit(src)
 		title := "Angebot Nr. 4711 – geprüft"
 		e.SetMetadata(Changes{Title: &title})
 		// A small stamp whose text, "Page 1", lands on a page of any size.
@@ -122,4 +119,89 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestQuickMetadata: metadata alone on a file as Chromium writes it (one classic xref
+// section, no XMP) is written without reading the document, and comes out as the full
+// path writes it: the same Info (pdfinfo), an XMP packet with the title, a file qpdf and
+// our own reader accept. Files of other kinds take the full path.
+func TestQuickMetadata(t *testing.T) {
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	title := "Quartalsbericht (Q3) – geprüft"
+	src := testpdf.Make(testpdf.Options{Pages: 3, Title: "about:blank"})
+	quick, ok := quickMetadata(src, Changes{Title: &title}, now)
+	if !ok {
+		t.Fatal("a plain classic file did not take the quick path")
+	}
+	d, err := Read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := d.SetMetadata(Changes{Title: &title}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtool.QPDFCheck(t, quick)
+	got, want := testtool.Info(t, quick, "-isodates"), testtool.Info(t, full, "-isodates")
+	for _, k := range []string{"Title", "Producer", "Creator", "CreationDate", "ModDate", "Pages", "Metadata Stream"} {
+		if got[k] != want[k] {
+			t.Errorf("%s: quick %q, full %q", k, got[k], want[k])
+		}
+	}
+	if got["Title"] != title {
+		t.Errorf("Title %q", got["Title"])
+	}
+	if meta := testtool.Run(t, "pdfinfo", "-meta", testtool.File(t, "q.pdf", quick)); !strings.Contains(meta, "Quartalsbericht (Q3)") {
+		t.Errorf("the XMP packet has no title:\n%s", meta)
+	}
+	back, err := Read(quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := back.Metadata(); err != nil || m.Title != title {
+		t.Errorf("read back %q, %v", m.Title, err)
+	}
+	// Through the Editor, metadata alone takes the quick path: the result is the same.
+	e := Edit(src)
+	e.SetMetadata(Changes{Title: &title})
+	if viaEditor, err := e.Bytes(now); err != nil || !bytes.Equal(viaEditor, quick) || e.doc != nil {
+		t.Errorf("the editor did not write metadata alone without reading (err %v, parsed %v)", err, e.doc != nil)
+	}
+
+	// Not for the quick path: an XMP packet to keep in step, an earlier increment, a
+	// cross-reference stream, something that is no PDF.
+	for name, b := range map[string][]byte{
+		"xmp":       must(os.ReadFile(filepath.FromSlash(xmpPDF))),
+		"increment": full,
+		"truncated": src[:len(src)/2],
+		"garbage":   []byte("%PDF-1.7\nxref\n0 99999999\ntrailer\n<<>>\nstartxref\n9\n%%EOF"),
+	} {
+		if _, ok := quickMetadata(b, Changes{Title: &title}, now); ok {
+			t.Errorf("%s took the quick path", name)
+		}
+	}
+}
+
+// FuzzQuickMetadata: whatever the bytes, the quick path never fails loudly, and what it
+// writes our own reader reads, with the title set.
+func FuzzQuickMetadata(f *testing.F) {
+	f.Add(testpdf.Make(testpdf.Options{Pages: 1, Title: "x"}))
+	f.Add([]byte("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer\n<</Size 1>>\nstartxref\n9\n%%EOF"))
+	title := "Neu"
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, ok := quickMetadata(b, Changes{Title: &title}, time.Now())
+		if !ok {
+			return
+		}
+		if _, err := Read(b); err != nil {
+			return // the input was no PDF our reader takes; the increment cannot mend that
+		}
+		d, err := Read(out)
+		if err != nil {
+			t.Fatalf("the quick path wrote what the reader refuses: %v", err)
+		}
+		if m, _ := d.Metadata(); m.Title != title {
+			t.Fatalf("title %q", m.Title)
+		}
+	})
 }

@@ -87,6 +87,11 @@ func (d *Doc) text(o types.Object) string {
 	if err != nil {
 		return ""
 	}
+	return textOf(o)
+}
+
+// textOf decodes a direct text string (or name); anything else is "".
+func textOf(o types.Object) string {
 	switch v := o.(type) {
 	case types.StringLiteral:
 		s, err := types.StringLiteralToString(v)
@@ -108,7 +113,11 @@ func (d *Doc) date(o types.Object) *time.Time {
 	if o == nil {
 		return nil
 	}
-	s := d.text(o)
+	return dateOf(d.text(o))
+}
+
+// dateOf parses a PDF date string; nil when it is none.
+func dateOf(s string) *time.Time {
 	if s == "" {
 		return nil
 	}

@@ -33,7 +33,11 @@ const maxStructElems = 200_000
 // text, for PDF/UA-1 output.
 func (e *Editor) MapRoles() (s Structure, err error) {
 	defer recoverInto(&err, "structure tree")
-	ctx := e.doc.ctx
+	d, err := e.load()
+	if err != nil {
+		return s, err
+	}
+	ctx := d.ctx
 	cat, err := ctx.Catalog()
 	if err != nil {
 		return s, fault.Wrap(fault.InvalidPDF, err, "the PDF has no readable catalog")

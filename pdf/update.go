@@ -31,6 +31,42 @@ func (d *Doc) SetMetadata(ch Changes, now time.Time) ([]byte, error) {
 	return d.appendUpdate(ch, now, nil)
 }
 
+// newInfo applies ch to the document's metadata m and returns the new Info dictionary
+// (every entry it had, Trapped and custom keys too, with the fields of m mirrored and
+// ModDate now) and the metadata the XMP packet gets.
+func newInfo(old types.Dict, m Metadata, ch Changes, now time.Time) (types.Dict, Metadata) {
+	for k, v := range map[string]*string{"Title": ch.Title, "Author": ch.Author, "Subject": ch.Subject, "Keywords": ch.Keywords, "Creator": ch.Creator, "Producer": ch.Producer} {
+		if v != nil {
+			*m.field(k) = *v
+		}
+	}
+	if ch.CreationDate != nil {
+		m.CreationDate = ch.CreationDate
+	}
+	now = now.UTC().Truncate(time.Second)
+	m.ModDate = &now
+	if m.CreationDate != nil {
+		t := m.CreationDate.UTC()
+		m.CreationDate = &t
+	}
+	info := maps.Clone(old)
+	if info == nil {
+		info = types.Dict{}
+	}
+	for _, k := range infoKeys {
+		if v := *m.field(k); v != "" {
+			info[k] = pdfText(v)
+		} else {
+			delete(info, k)
+		}
+	}
+	info["ModDate"] = types.StringLiteral(pdfDate(*m.ModDate))
+	if m.CreationDate != nil {
+		info["CreationDate"] = types.StringLiteral(pdfDate(*m.CreationDate))
+	}
+	return info, m
+}
+
 // appendUpdate writes the metadata changes and, when add is not nil, the embedded file
 // and XMP schema as one incremental update.
 func (d *Doc) appendUpdate(ch Changes, now time.Time, add *EmbedOptions) (out []byte, err error) {
@@ -56,37 +92,7 @@ func (d *Doc) appendUpdate(ch Changes, now time.Time, add *EmbedOptions) (out []
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range map[string]*string{"Title": ch.Title, "Author": ch.Author, "Subject": ch.Subject, "Keywords": ch.Keywords, "Creator": ch.Creator, "Producer": ch.Producer} {
-		if v != nil {
-			*m.field(k) = *v
-		}
-	}
-	if ch.CreationDate != nil {
-		m.CreationDate = ch.CreationDate
-	}
-	now = now.UTC().Truncate(time.Second)
-	m.ModDate = &now
-	if m.CreationDate != nil {
-		t := m.CreationDate.UTC()
-		m.CreationDate = &t
-	}
-
-	// The new Info dictionary keeps every entry it had (Trapped, custom keys) and mirrors m.
-	info := types.Dict{}
-	for k, v := range doc.infoDict() {
-		info[k] = v
-	}
-	for _, k := range infoKeys {
-		if v := *m.field(k); v != "" {
-			info[k] = pdfText(v)
-		} else {
-			delete(info, k)
-		}
-	}
-	info["ModDate"] = types.StringLiteral(pdfDate(*m.ModDate))
-	if m.CreationDate != nil {
-		info["CreationDate"] = types.StringLiteral(pdfDate(*m.CreationDate))
-	}
+	info, m := newInfo(doc.infoDict(), m, ch, now)
 	var schema *XMPSchema
 	if add != nil {
 		schema = add.Schema

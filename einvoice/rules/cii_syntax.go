@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ciiSyntaxRule and ciiSyntaxAssert are the rows of the generated CII syntax table.
@@ -79,7 +80,7 @@ func suffix(prefix, s string, except ...string) selector {
 }
 
 // ciiSyntaxContexts are the contexts of the CII syntax binding.
-var ciiSyntaxContexts = func() map[string]selector {
+var ciiSyntaxContexts = sync.OnceValue(func() map[string]selector {
 	const (
 		r    = "/rsm:CrossIndustryInvoice/"
 		line = r + ciiTx + "/ram:IncludedSupplyChainTradeLineItem"
@@ -117,7 +118,7 @@ var ciiSyntaxContexts = func() map[string]selector {
 		"PostalTradeAddressType":     at("//ram:PostalTradeAddress"),
 		"DateTimeString":             atIf(func(n *N) bool { return rawAttr(n, "format") == "102" }, "//udt:DateTimeString"),
 	}
-}()
+}) // built on first use: a process that validates no CII pays nothing
 
 var date102 = regexp.MustCompile(`^\s*(\d{4})(1[0-2]|0[1-9]){1}(3[01]|[12][0-9]|0[1-9]){1}\s*$`)
 
@@ -247,7 +248,7 @@ var ciiSyntaxMessages = map[string]string{
 func ciiSyntax() pattern {
 	var p pattern
 	for _, r := range ciiSyntaxTable {
-		c, ok := ciiSyntaxContexts[r.selector]
+		c, ok := ciiSyntaxContexts()[r.selector]
 		if !ok {
 			panic("rules: no CII syntax context " + r.selector)
 		}

@@ -428,14 +428,14 @@ func itoa(i int) string {
 
 // prefixed is the element's name with the conventional prefix of its namespace.
 func (n *N) prefixed() string {
-	if p := prefixOf[n.Space]; p != "" {
+	if p := prefixOf()[n.Space]; p != "" {
 		return p + ":" + n.Local
 	}
 	return n.Local
 }
 
 // prefixOf names the namespaces in locations; the document element goes unprefixed.
-var prefixOf = func() map[string]string {
+var prefixOf = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for p, uri := range prefixes {
 		if p != "ubl" && p != "cn" {
@@ -443,4 +443,4 @@ var prefixOf = func() map[string]string {
 		}
 	}
 	return m
-}()
+})

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/rules"
@@ -35,7 +36,7 @@ var files embed.FS
 var page = template.Must(template.New("page.html").Option("missingkey=error").ParseFS(files, "page.html"))
 
 // labelsBy holds each language's labels as the map the template reads.
-var labelsBy = func() [3]map[string]string {
+var labelsBy = sync.OnceValue(func() [3]map[string]string {
 	var out [3]map[string]string
 	for i := range out {
 		out[i] = make(map[string]string, len(labels))
@@ -44,7 +45,7 @@ var labelsBy = func() [3]map[string]string {
 		}
 	}
 	return out
-}()
+})
 
 // Languages are the languages HTML writes, the default first.
 func Languages() []string { return append([]string(nil), languages...) }
@@ -82,7 +83,7 @@ func HTML(inv *einvoice.Invoice, o Options) ([]byte, error) {
 	if inv == nil {
 		return nil, fault.New(fault.InvalidInput, "no invoice to show")
 	}
-	f := format{lang: li, labels: labelsBy[li]}
+	f := format{lang: li, labels: labelsBy()[li]}
 	p := build(inv, o, f)
 	var b bytes.Buffer
 	b.Grow(32 << 10)

@@ -42,7 +42,7 @@ var flags = []string{
 	"--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
 	"--disable-sync", "--disable-extensions", "--disable-default-apps", "--disable-quic", "--disable-breakpad",
 	"--disable-domain-reliability", "--disable-client-side-phishing-detection", "--metrics-recording-only",
-	"--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication",
+	"--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication", "--in-process-gpu",
 	"--font-render-hinting=none",
 	// Every connection goes through the proxy of the browser (see proxy.go), loopback too
 	// (Chromium bypasses proxies for loopback unless told not to), and the browser resolves
@@ -107,8 +107,9 @@ type Browser struct {
 	ctx           context.Context // the browser's chromedp context
 	cancelAlloc   context.CancelFunc
 	cancelBrowser context.CancelFunc
-	next          chan *tab // the next JavaScript job's tab, prepared ahead
-	shared        *tab      // the tab of jobs without JavaScript, reset before each
+	next          chan *tab   // the next JavaScript job's tab, prepared ahead
+	scripted      atomic.Bool // a JavaScript job came: prepare tabs ahead from now on
+	shared        *tab        // the tab of jobs without JavaScript, reset before each
 }
 
 // tab is an attached page in a browser context of its own.
@@ -145,7 +146,14 @@ func (b *Browser) newTab() *tab {
 
 // take returns the prepared tab and starts preparing the one after it. A browser that has
 // not opened it within stepLimit is stuck.
+//
+// The first JavaScript job of a browser waits for its tab: preparing one ahead from the
+// start would keep a renderer process (40–60 MB) per browser for the jobs with JavaScript,
+// which most servers never get.
 func (b *Browser) take(ctx context.Context) (*tab, error) {
+	if !b.scripted.Swap(true) {
+		go b.prepare()
+	}
 	limit := time.NewTimer(stepLimit)
 	defer limit.Stop()
 	select {
@@ -318,14 +326,13 @@ func (b *Browser) start(ctx context.Context, sandbox bool) (err error) {
 		}
 		return fault.Wrap(fault.EngineUnavailable, fmt.Errorf("%w (chromium: %s)", err, lastLine(b.stderr.String())), "cannot connect to chromium")
 	}
-	// Jobs without JavaScript share one tab in a browser context of its own: a page that
-	// cannot run scripts cannot write storage, the cache is off, and cookies (which a
-	// sub-resource could set) are cleared before every job. That saves the half second a
-	// fresh context costs. Jobs with JavaScript get a fresh context each (prepared ahead).
-	b.shared = b.newTab()
-	if err := b.shared.err; err != nil {
-		return fault.Wrap(fault.EngineUnavailable, err, "cannot open a chromium tab")
-	}
+	// Jobs without JavaScript share one tab, the browser's first (its profile is the job
+	// browser's own and nothing else uses it): a page that cannot run scripts cannot write
+	// storage, the cache is off, and cookies (which a sub-resource could set) are cleared
+	// before every job. That saves the half second a fresh context costs, and the first tab
+	// rather than one more keeps a browser at two renderer processes, not four. Jobs with
+	// JavaScript get a fresh context each (prepared ahead once the first came).
+	b.shared = &tab{ctx: bctx, b: b}
 	for _, err := range []error{
 		call(b.shared.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}),
 		call(b.shared.ctx, network.Enable, network.EnableParams{}),
@@ -337,7 +344,6 @@ func (b *Browser) start(ctx context.Context, sandbox bool) (err error) {
 		}
 	}
 	b.next = make(chan *tab, 1)
-	go b.prepare()
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"maps"
+	"sync"
 
 	"github.com/papierkram/papierkram/internal/ops"
 )
@@ -16,7 +17,7 @@ import (
 var proseFiles embed.FS
 
 // prose maps an operation id to its description.
-var prose = func() map[string]string {
+var prose = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	files, _ := fs.Glob(proseFiles, "prose/*.md")
 	for _, f := range files {
@@ -24,4 +25,4 @@ var prose = func() map[string]string {
 		maps.Copy(m, ops.Sections(string(b)))
 	}
 	return m
-}()
+}) // read when a server registers its routes, not by every CLI command

@@ -23,12 +23,12 @@ func TestProse(t *testing.T) {
 			}
 		}
 	}
-	for id := range prose {
+	for id := range prose() {
 		if !ids[id] {
 			t.Errorf("prose section %q names no operation", id)
 		}
 	}
-	if len(prose) < 40 {
-		t.Errorf("only %d prose sections", len(prose))
+	if len(prose()) < 40 {
+		t.Errorf("only %d prose sections", len(prose()))
 	}
 }

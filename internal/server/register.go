@@ -34,7 +34,7 @@ var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.S
 func register[I, O any](s *Server, op huma.Operation, h func(context.Context, *I) (*O, error), opts ...opt) {
 	m := &routeMeta{family: familyOf(op.Path), maxBody: maxJSONBody}
 	if op.Description == "" {
-		op.Description = prose[op.OperationID]
+		op.Description = prose()[op.OperationID]
 	}
 	for _, o := range opts {
 		o(m)
