@@ -57,7 +57,7 @@ func Create(ctx context.Context, p Printers, xml []byte, o CreateOptions) (*Crea
 		return nil, fault.New(fault.InvalidInput, "the file is already a PDF with an embedded invoice; create takes the invoice XML")
 	}
 	if !src.Report.Valid {
-		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s), so no hybrid PDF was made of it: %s", src.Report.Summary.Errors, describe(src.Report.Failed())).With("report", src.Report)
+		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s), so no hybrid PDF was made of it: %s", src.Report.Summary.Errors, rules.Describe(src.Report.Failed())).With("report", src.Report)
 	}
 	own := src.Info.Profile
 	if want == "" {
@@ -85,7 +85,7 @@ func Create(ctx context.Context, p Printers, xml []byte, o CreateOptions) (*Crea
 			return nil, err
 		}
 		if !r.Valid {
-			return nil, fault.New(fault.Unprocessable, "the invoice is valid, but as CII in the %s profile it breaks %d rule(s): %s; choose another profile", want, r.Summary.Errors, describe(r.Failed())).With("report", r)
+			return nil, fault.New(fault.Unprocessable, "the invoice is valid, but as CII in the %s profile it breaks %d rule(s): %s; choose another profile", want, r.Summary.Errors, rules.Describe(r.Failed())).With("report", r)
 		}
 	}
 	if o.Now.IsZero() {

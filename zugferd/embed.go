@@ -70,7 +70,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 		return nil, fault.New(fault.InvalidInput, "the invoice's guideline (BT-24) %q is none of the ZUGFeRD / Factur-X profiles or XRechnung", report.Guideline)
 	}
 	if !report.Valid {
-		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s) of the %s profile, so nothing was embedded: %s", report.Summary.Errors, p, describe(report.Failed())).With("report", report)
+		return nil, fault.New(fault.InvalidInput, "the invoice breaks %d rule(s) of the %s profile, so nothing was embedded: %s", report.Summary.Errors, p, rules.Describe(report.Failed())).With("report", report)
 	}
 	d, err := pdf.Read(file)
 	if err != nil {
@@ -117,7 +117,7 @@ func Embed(ctx context.Context, conv pdfa.Converter, file, xml []byte, o Options
 		return nil, fault.Wrap(fault.Internal, err, "the embedded PDF cannot be read back")
 	}
 	if !got.Valid {
-		return nil, fault.New(fault.Internal, "the embedded PDF fails its own checks: %s", describe(got.PDF.Results))
+		return nil, fault.New(fault.Internal, "the embedded PDF fails its own checks: %s", rules.Describe(got.PDF.Results))
 	}
 	res.PDF = out
 	return res, nil

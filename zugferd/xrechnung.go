@@ -119,25 +119,9 @@ func ToXRechnung(ctx context.Context, pdfData []byte, o ConvertOptions) (*Conver
 		return nil, fault.Wrap(fault.Internal, err, "validate: the transformed XML cannot be read back")
 	}
 	if o.Validate && !report.Valid {
-		return nil, fault.New(fault.Unprocessable, "the XRechnung breaks %d rule(s): %s", report.Summary.Errors, describe(report.Failed())).With("report", report)
+		return nil, fault.New(fault.Unprocessable, "the XRechnung breaks %d rule(s): %s", report.Summary.Errors, rules.Describe(report.Failed())).With("report", report)
 	}
 	return &Conversion{XML: out, Syntax: o.Syntax, Source: doc, Report: report}, nil
-}
-
-// describe names the failed fatal rules among rs with their messages, at most five.
-func describe(rs []rules.Result) string {
-	var s []string
-	for _, x := range rs {
-		if x.Passed || x.Severity != rules.Fatal {
-			continue
-		}
-		if len(s) == 5 {
-			s = append(s, "...")
-			break
-		}
-		s = append(s, x.ID+" ("+x.Message+")")
-	}
-	return strings.Join(s, "; ")
 }
 
 // noLeitwegID is the missing term of an XRechnung without its Leitweg-ID.

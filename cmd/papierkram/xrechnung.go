@@ -38,7 +38,7 @@ func xrechnungCmd() *cobra.Command {
 
 	var format, version, out string
 	generate := &cobra.Command{
-		Use: "generate INVOICE.json", Short: "Render InvoiceData JSON as XRechnung XML", Args: cobra.ExactArgs(1),
+		Use: "generate INVOICE.json", Short: "Render InvoiceData JSON as e-invoice XML under its BT-24 (XRechnung when it names none), checked by the rules", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := readInput(args[0])
 			if err != nil {
@@ -54,15 +54,18 @@ func xrechnungCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			x, err := syntax.XRechnung(&inv, s, version)
+			x, r, err := rules.Generate(cmd.Context(), &inv, s, version)
 			if err != nil {
 				return err
+			}
+			for _, w := range r.Warnings() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "papierkram: warning:", w)
 			}
 			return writeOut(cmd, out, x)
 		},
 	}
 	generate.Flags().StringVar(&format, "format", "CII", "CII or UBL")
-	generate.Flags().StringVar(&version, "version", "", "XRechnung version when the invoice names none: 3.0 (default) or 2.3")
+	generate.Flags().StringVar(&version, "version", "", "XRechnung version when the invoice names no specification (BT-24): 3.0 (default) or 2.3")
 	outFlag(generate, &out)
 
 	parse := &cobra.Command{

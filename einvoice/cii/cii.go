@@ -466,8 +466,9 @@ func vat(c *xmlc.Codec, inv *einvoice.Invoice) {
 		c.Amount("ram:BasisAmount", &v.TaxableAmount, "")
 		c.Text("ram:CategoryCode", &v.Category)
 		c.Text("ram:ExemptionReasonCode", &v.ExemptionReasonCode)
-		// BT-7 and BT-8 belong to the invoice; CII carries them on each breakdown.
-		if c.Writing() || first {
+		// BT-7 and BT-8 belong to the invoice; CII carries them on a breakdown, the
+		// first: TaxPointDate occurs at most once (CII-SR-461).
+		if first {
 			dateString(c, "ram:TaxPointDate", "udt:DateString", &inv.TaxPointDate)
 			code := convertCode(inv.TaxPointDateCode, true)
 			c.Text("ram:DueDateTypeCode", &code)

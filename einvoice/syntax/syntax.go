@@ -157,10 +157,24 @@ func Transform(ctx context.Context, data []byte, target Syntax) ([]byte, Info, e
 }
 
 // XRechnung renders inv as an XRechnung of the given version ("3.0" default, or "2.3") in
-// syntax s. The least an invoice must name is checked (BT-1, BT-2, BT-5, BT-27, BT-44; the
-// business rules are validation's); BT-3 and BT-23 default to 380 and the PEPPOL billing
-// process, and BT-24 becomes the XRechnung guideline unless it names XRechnung already.
+// syntax s, whatever specification it named before: for conversions to XRechnung. The
+// least an invoice must name is checked (BT-1, BT-2, BT-5, BT-27, BT-44; the business
+// rules are validation's); BT-3 and BT-23 default to 380 and the PEPPOL billing process,
+// and BT-24 becomes the XRechnung guideline unless it names XRechnung already.
 func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) {
+	return generate(inv, s, version, false)
+}
+
+// Generate renders inv in syntax s under the specification it names (BT-24): EN 16931,
+// XRechnung, Peppol BIS, a ZUGFeRD / Factur-X profile. An invoice that names none becomes
+// an XRechnung of version ("3.0" default, or "2.3"). BT-24 is never rewritten: an
+// EN 16931 invoice is not held to the German rules it was not written for. The checks and
+// defaults are XRechnung's.
+func Generate(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) {
+	return generate(inv, s, version, true)
+}
+
+func generate(inv *einvoice.Invoice, s Syntax, version string, keepSpecification bool) ([]byte, error) {
 	in := *inv
 	var (
 		missing []einvoice.MissingField
@@ -179,7 +193,16 @@ func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) 
 	if len(missing) > 0 {
 		return nil, fault.New(fault.InvalidInput, "InvoiceData lacks %s", strings.Join(fields, ", ")).With("missingFields", missing)
 	}
-	if einvoice.ProfileOf(in.Specification) != einvoice.XRechnung || version != "" && einvoice.XRechnungVersion(in.Specification) != version {
+	profile := einvoice.XRechnung
+	switch {
+	case keepSpecification && in.Specification != "":
+		if profile = einvoice.ProfileOf(in.Specification); profile == "" {
+			if !strings.HasPrefix(strings.TrimSpace(in.Specification), einvoice.GuidelineEN16931) {
+				return nil, fault.New(fault.InvalidInput, "the specification identifier (BT-24) %q is none this service writes (EN 16931 and its CIUS such as XRechnung and Peppol BIS Billing, ZUGFeRD / Factur-X)", in.Specification)
+			}
+			profile = einvoice.EN16931 // another CIUS of EN 16931 (Peppol BIS): the whole model
+		}
+	case einvoice.ProfileOf(in.Specification) != einvoice.XRechnung || version != "" && einvoice.XRechnungVersion(in.Specification) != version:
 		g, err := einvoice.XRechnungGuideline(version)
 		if err != nil {
 			return nil, fault.Wrap(fault.InvalidInput, err, "%v", err)
@@ -192,5 +215,5 @@ func XRechnung(inv *einvoice.Invoice, s Syntax, version string) ([]byte, error) 
 	if in.BusinessProcess == "" {
 		in.BusinessProcess = einvoice.ProcessPeppol
 	}
-	return Write(&in, s, einvoice.XRechnung)
+	return Write(&in, s, profile)
 }

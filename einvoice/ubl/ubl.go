@@ -73,6 +73,9 @@ func ToTree(inv *einvoice.Invoice) (*xmlc.Node, []xmlc.Namespace, error) {
 	if len(in.Lines) == 0 {
 		return nil, nil, fault.New(fault.InvalidInput, "UBL requires at least one invoice line (BG-25); this invoice has none (a ZUGFeRD MINIMUM or BASIC WL invoice cannot become UBL)")
 	}
+	if err := fitsUBL(&in); err != nil {
+		return nil, nil, err
+	}
 	if in.Specification == "" {
 		in.Specification = einvoice.GuidelineXRechnung30
 	}
@@ -88,6 +91,34 @@ func ToTree(inv *einvoice.Invoice) (*xmlc.Node, []xmlc.Namespace, error) {
 		return nil, nil, err
 	}
 	return c.Node(), ns, nil
+}
+
+// fitsUBL refuses what UBL holds at most once but a CII invoice may carry several times:
+// written twice, the file would break UBL's own syntax rules (an official validator
+// rejects it); dropping one silently would lose data.
+func fitsUBL(inv *einvoice.Invoice) error {
+	objects := 0
+	if inv.ObjectIdentifier.ID != "" {
+		objects++
+	}
+	for _, d := range inv.Documents {
+		if d.TypeCode == typeObject {
+			objects++
+		}
+	}
+	for _, c := range []struct {
+		n          int
+		what, rule string
+	}{
+		{objects, "invoiced object identifier (BT-18)", "UBL-SR-04"},
+		{len(inv.Buyer.Identifiers), "buyer identifier (BT-46)", "UBL-SR-16"},
+		{len(inv.Payee.Identifiers), "payee identifier (BT-60)", "UBL-SR-20"},
+	} {
+		if c.n > 1 {
+			return fault.New(fault.Unprocessable, "UBL carries one %s, this invoice has %d (%s): it cannot be written as UBL without losing one; keep it as CII", c.what, c.n, c.rule)
+		}
+	}
+	return nil
 }
 
 // notePrefix is the UBL convention for BT-21: "#AAI#text".
@@ -288,7 +319,9 @@ func paymentMeans(c *xmlc.Codec, inv *einvoice.Invoice, credit bool) {
 	}
 	means := func(ct *einvoice.CreditTransfer, first bool) {
 		c.Elem("cbc:PaymentMeansCode", func() {
-			keep(&pay.MeansText, func(v *string) { c.Attr("name", v) })
+			if first { // BT-82 occurs at most once (UBL-SR-46), on the first means
+				keep(&pay.MeansText, func(v *string) { c.Attr("name", v) })
+			}
 			keep(&pay.MeansCode, c.Value)
 		})
 		if credit {

@@ -43,15 +43,21 @@ func uploadedXML(ctx context.Context) (*File, error) {
 	return u.File("file"), nil
 }
 
-// generate renders the request's invoice as XRechnung.
-func generate(req *GenerateRequest) ([]byte, string, error) {
+// generate renders the request's invoice under its specification (XRechnung when it names
+// none) and checks it: a failed fatal rule is a 422 with the report, warnings go to the
+// caller in X-Service-Warning.
+func generate(ctx context.Context, req *GenerateRequest) ([]byte, string, error) {
 	format, err := syntax.Parse(req.XRechnungFormat, syntax.CII)
 	if err != nil {
 		return nil, "", err
 	}
 	inv := einvoice.Invoice(req.Invoice)
-	out, err := syntax.XRechnung(&inv, format, req.XRechnungVersion)
-	return out, strings.ToLower(string(format)), err
+	out, r, err := rules.Generate(ctx, &inv, format, req.XRechnungVersion)
+	if err != nil {
+		return nil, "", err
+	}
+	warn(ctx, r.Warnings())
+	return out, strings.ToLower(string(format)), nil
 }
 
 func (s *Server) registerXRechnung() {
@@ -69,7 +75,7 @@ func (s *Server) registerXRechnung() {
 		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"application/json": {
 			Schema: &huma.Schema{AllOf: []*huma.Schema{invoiceSchema, {Type: "object", Properties: map[string]*huma.Schema{
 				"xrechnungFormat":  {Type: "string", Enum: []any{"CII", "UBL"}, Default: "CII", Description: "Output syntax."},
-				"xrechnungVersion": {Type: "string", Enum: []any{"3.0", "2.3"}, Default: "3.0", Description: "XRechnung version (BT-24) when the invoice names none."},
+				"xrechnungVersion": {Type: "string", Enum: []any{"3.0", "2.3"}, Default: "3.0", Description: "XRechnung version (BT-24) when the invoice names no specification; a specification the invoice names (EN 16931, XRechnung, Peppol BIS, a ZUGFeRD / Factur-X profile) is kept."},
 			}}}},
 			Example: example,
 		}}},
@@ -79,7 +85,7 @@ func (s *Server) registerXRechnung() {
 		if err := readJSON(ctx, &req); err != nil {
 			return nil, err
 		}
-		out, ext, err := generate(&req)
+		out, ext, err := generate(ctx, &req)
 		if err != nil {
 			return nil, err
 		}

@@ -80,6 +80,41 @@ func TestGenerateEveryFormat(t *testing.T) {
 	}
 }
 
+// TestGenerateKeepsSpecificationAndChecks: generate writes the specification the invoice
+// names (an EN 16931 invoice stays EN 16931, not held to XRechnung's rules), answers 422
+// with the report when what it wrote breaks a fatal rule, and names failed warnings.
+func TestGenerateKeepsSpecificationAndChecks(t *testing.T) {
+	e := newTestEnv(t)
+	for _, format := range []string{"CII", "UBL"} {
+		inv := einvoice.Example()
+		inv.Specification = einvoice.GuidelineEN16931
+		inv.BuyerReference, inv.Seller.Contact = "", einvoice.Contact{} // what only XRechnung requires
+		body, _ := json.Marshal(GenerateRequest{Invoice: *inv, XRechnungFormat: format})
+		res := e.do("POST", "/api/xrechnung/generate", testKey, body)
+		out := readAll(t, res)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s EN 16931: %d %s", format, res.StatusCode, out)
+		}
+		if !strings.Contains(string(out), ">"+einvoice.GuidelineEN16931+"<") || strings.Contains(string(out), "xrechnung") {
+			t.Errorf("%s: BT-24 was rewritten:\n%.600s", format, out)
+		}
+		rep := decode(t, e.upload("/api/xrechnung/validate", [2]any{"file", out}))
+		if rep["valid"] != true {
+			t.Errorf("%s: our validator rejects the generated EN 16931 invoice: %v", format, rep["results"])
+		}
+
+		// A total that does not add up: refused with the rules, not answered with a bad file.
+		inv = einvoice.Example()
+		inv.Totals.AmountDue = einvoice.MustDecimal("999.99")
+		body, _ = json.Marshal(GenerateRequest{Invoice: *inv, XRechnungFormat: format})
+		p := wantProblem(t, e.do("POST", "/api/xrechnung/generate", testKey, body), 422, "unprocessable")
+		report, _ := p["report"].(map[string]any)
+		if !strings.Contains(p["detail"].(string), "BR-CO-16") || report == nil || report["valid"] != false {
+			t.Errorf("%s: %v", format, p)
+		}
+	}
+}
+
 func TestGenerateRefusesBadInvoiceData(t *testing.T) {
 	e := newTestEnv(t)
 	for _, c := range []struct{ body, want string }{

@@ -1,0 +1,66 @@
+package rules
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/einvoice/ubl"
+	"github.com/papierkram/papierkram/fault"
+)
+
+// TestWrittenInvoicesKeepSyntaxRules: what our writers make of an invoice with a VAT
+// point date, two VAT breakdowns and two credit transfers passes the syntax rules that
+// limit how often an element occurs. CII carried BT-7 on every breakdown (CII-SR-461),
+// UBL the payment means text on every means (UBL-SR-46).
+func TestWrittenInvoicesKeepSyntaxRules(t *testing.T) {
+	inv := einvoice.Example()
+	inv.TaxPointDate = "2026-10-31"
+	inv.Payment.CreditTransfers = append(inv.Payment.CreditTransfers, einvoice.CreditTransfer{AccountID: "DE89370400440532013000", AccountName: "Papierkram Beispiel GmbH"})
+	if len(inv.VATBreakdown) < 2 {
+		t.Fatal("the example needs two VAT breakdowns for this test")
+	}
+	for _, s := range []syntax.Syntax{syntax.CII, syntax.UBL} {
+		doc, err := syntax.XRechnung(inv, s, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Validate(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range r.Failed() {
+			t.Errorf("%s: %s failed: %s", s, f.ID, f.Message)
+		}
+		back, _, err := syntax.Read(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.TaxPointDate != inv.TaxPointDate || back.Payment.MeansText != inv.Payment.MeansText || len(back.Payment.CreditTransfers) != 2 {
+			t.Errorf("%s: read back BT-7 %q, BT-82 %q, %d transfers", s, back.TaxPointDate, back.Payment.MeansText, len(back.Payment.CreditTransfers))
+		}
+	}
+}
+
+// TestUBLRefusesWhatItCannotCarry: a second buyer identifier or invoiced object (which CII
+// carries) is refused for UBL with the rule it would break, not written twice.
+func TestUBLRefusesWhatItCannotCarry(t *testing.T) {
+	for name, change := range map[string]func(*einvoice.Invoice){
+		"UBL-SR-16": func(inv *einvoice.Invoice) {
+			inv.Buyer.Identifiers = []einvoice.Identifier{{ID: "4000001000005", Scheme: "0088"}, {ID: "4000001000012", Scheme: "0088"}}
+		},
+		"UBL-SR-04": func(inv *einvoice.Invoice) {
+			inv.ObjectIdentifier = einvoice.Identifier{ID: "ZAEHLER-1", Scheme: "AAA"}
+			inv.Documents = append(inv.Documents, einvoice.SupportingDocument{ID: "ZAEHLER-2", TypeCode: "130"})
+		},
+	} {
+		inv := einvoice.Example()
+		change(inv)
+		_, err := ubl.Write(inv)
+		if fault.CodeOf(err) != fault.Unprocessable || err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
