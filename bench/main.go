@@ -468,14 +468,21 @@ func start(bin, key string) (string, func(), error) {
 		os.RemoveAll(dir)
 	}
 	url := "http://" + addr
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(url + "/health"); err == nil {
-			res.Body.Close()
+	// Up, and its engines warm (the log says so for each warmed engine, spares included):
+	// requests measured while LibreOffice starts in the background share the cores with it.
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		res, err := http.Get(url + "/health")
+		if err != nil {
+			continue
+		}
+		res.Body.Close()
+		log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+		if bytes.Count(log, []byte(`"msg":"engine warm"`)) >= 2 {
 			return url, stop, nil
 		}
 	}
 	stop()
-	return "", nil, fmt.Errorf("server did not come up at %s", url)
+	return "", nil, fmt.Errorf("server did not come up with warm engines at %s", url)
 }
 
 var serverPID int

@@ -70,8 +70,8 @@ type Supervisor struct {
 
 	mu       sync.Mutex
 	stopped  bool
-	spare    Process // started, in reserve (Config.Spare); guarded by mu
-	starting bool    // a spare is being started; guarded by mu
+	spare    Process       // started, in reserve (Config.Spare); guarded by mu
+	starting chan struct{} // closed when the spare being started is ready or failed; nil when none is; guarded by mu
 	running  sync.WaitGroup
 	admitted atomic.Int64 // running + queued
 	active   atomic.Int64 // running
@@ -204,7 +204,19 @@ func (s *Supervisor) Warm(ctx context.Context) error {
 			return err
 		}
 	}
-	s.log.Info("engine warm", "processes", s.cfg.Concurrency, "duration", time.Since(start).Round(time.Millisecond).String())
+	// The spare counts as warm too: until it runs, a recycle would wait for a cold start
+	// (and a benchmark's first requests would share the cores with its start).
+	s.mu.Lock()
+	starting := s.starting
+	s.mu.Unlock()
+	if starting != nil {
+		select {
+		case <-starting:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	s.log.Info("engine warm", "processes", s.cfg.Concurrency, "spare", s.Stats().Spare, "duration", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 
@@ -431,19 +443,21 @@ func (s *Supervisor) fillSpare() {
 		return
 	}
 	s.mu.Lock()
-	if s.stopped || s.spare != nil || s.starting {
+	if s.stopped || s.spare != nil || s.starting != nil {
 		s.mu.Unlock()
 		return
 	}
-	s.starting = true
+	done := make(chan struct{})
+	s.starting = done
 	s.mu.Unlock()
 	go func() {
+		defer close(done)
 		p := s.cfg.New(-1)
 		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.StartTimeout)
 		err := p.Start(ctx)
 		cancel()
 		s.mu.Lock()
-		s.starting = false
+		s.starting = nil
 		if err == nil && !s.stopped {
 			s.spare = p
 			s.mu.Unlock()
