@@ -158,10 +158,6 @@ func (f vatFamily) ublInvoice() []assert {
 		inDoc := used(n, "//cac:TaxCategory", isVAT) || used(n, "//cac:ClassifiedTaxCategory", isVAT)
 		return !inDoc || len(Where(breakdown, isVAT)) == 1
 	}
-	lineCat := isVAT
-	if f.prefix == "S" {
-		lineCat = is // BR-S-02 applies to any S line category, VAT scheme or not
-	}
 	docAC := "//cac:AllowanceCharge"
 	if f.prefix == "O" {
 		docAC = "/*/cac:AllowanceCharge"
@@ -179,7 +175,13 @@ func (f vatFamily) ublInvoice() []assert {
 	return []assert{
 		a(id("01"), Fatal, "An invoice with "+f.name+" lines, allowances or charges needs "+map[bool]string{true: "at least one", false: "exactly one"}[f.prefix == "S" || f.prefix == "AF" || f.prefix == "AG"]+" VAT breakdown (BG-23) of that category, and one without none.", first),
 		a(id("02"), Fatal, "An invoice line in category "+f.name+" requires "+need+".", func(n *N) bool {
-			return !used(n, "//cac:ClassifiedTaxCategory", lineCat) || ids(n)
+			if f.prefix == "S" {
+				// As the official rule reads: an S line of the VAT scheme and the
+				// identifiers, or no S line at all. S lines whose tax scheme is missing
+				// or not VAT fail it whatever the identifiers.
+				return !used(n, "//cac:ClassifiedTaxCategory", is) || used(n, "//cac:ClassifiedTaxCategory", isVAT) && ids(n)
+			}
+			return !used(n, "//cac:ClassifiedTaxCategory", isVAT) || ids(n)
 		}),
 		a(id("03"), Fatal, "A document level allowance in category "+f.name+" requires "+need+".", func(n *N) bool { return !acCat(false)(n) || ids(n) }),
 		a(id("04"), Fatal, "A document level charge in category "+f.name+" requires "+need+".", func(n *N) bool { return !acCat(true)(n) || ids(n) }),

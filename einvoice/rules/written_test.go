@@ -2,10 +2,14 @@ package rules
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/einvoice/internal/corpus"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/einvoice/ubl"
 	"github.com/papierkram/papierkram/fault"
@@ -61,6 +65,30 @@ func TestUBLRefusesWhatItCannotCarry(t *testing.T) {
 		_, err := ubl.Write(inv)
 		if fault.CodeOf(err) != fault.Unprocessable || err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestBRS02StandardLineOutsideVAT: a standard-rated line whose tax scheme is not VAT fails
+// BR-S-02 whatever the seller's identifiers, as the official rule reads (found by the
+// differential harness, bench/einvoicediff, on mutants of official samples).
+func TestBRS02StandardLineOutsideVAT(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/01.08a-INVOICE_ubl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?s)(<cac:ClassifiedTaxCategory>.*?<cac:TaxScheme>\s*<cbc:ID>)VAT(</cbc:ID>)`)
+	for name, doc := range map[string][]byte{"as published": data, "lines outside VAT": line.ReplaceAll(data, []byte("${1}GST${2}"))} {
+		r, err := Validate(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := false
+		for _, f := range r.Failed() {
+			failed = failed || f.ID == "BR-S-02"
+		}
+		if want := name != "as published"; failed != want {
+			t.Errorf("%s: BR-S-02 failed %v, want %v", name, failed, want)
 		}
 	}
 }
