@@ -59,7 +59,7 @@ type doc struct {
 	ours     map[string]bool
 	offOK    bool
 	mutant   bool
-	unjudged bool // an official stylesheet failed on it
+	unjudged bool   // an official stylesheet failed on it
 	schema   string // the XSD that judges it
 	schemaOK bool   // valid against it (xmllint): only then do the rule ids count
 	ourValid bool   // our report's verdict, schema checks included
@@ -457,7 +457,9 @@ func report(title string, docs []*doc) {
 		for k := range side.m {
 			keys = append(keys, k)
 		}
-		sort.Slice(keys, func(i, j int) bool { return side.m[keys[i]] > side.m[keys[j]] || side.m[keys[i]] == side.m[keys[j]] && keys[i] < keys[j] })
+		sort.Slice(keys, func(i, j int) bool {
+			return side.m[keys[i]] > side.m[keys[j]] || side.m[keys[i]] == side.m[keys[j]] && keys[i] < keys[j]
+		})
 		for _, k := range keys {
 			mark := ""
 			if scenarioLevels[k] {
