@@ -19,9 +19,10 @@ func isFacturX(p einvoice.Profile) bool {
 	return false
 }
 
-// facturXOff names the EN 16931 rules a Factur-X profile does not check: MINIMUM and
-// BASIC WL carry no lines and few terms, EXTENDED replaces the totals rules with its own
-// (BR-FXEXT-*). The EN16931 profile keeps every CEN rule.
+// facturXOff names the EN 16931 and CII syntax rules a Factur-X profile does not check
+// (facturx_gen.go, from the profiles' 1.08 Schematron): MINIMUM and BASIC WL carry no lines
+// and few terms, EXTENDED replaces the totals and line rules with its own (BR-FXEXT-*),
+// which sum only regular lines. The EN16931 profile keeps every CEN rule.
 func facturXOff(p einvoice.Profile, patterns []*compiled) map[string]bool {
 	keep, ok := facturXRuleIDs[string(p)]
 	if !ok || p == einvoice.EN16931 {
@@ -34,9 +35,10 @@ func facturXOff(p einvoice.Profile, patterns []*compiled) map[string]bool {
 				switch {
 				case strings.HasPrefix(a.id, "BR-") && !strings.HasPrefix(a.id, "BR-CL-") && !keep[a.id]:
 					off[a.id] = true
-				case p == einvoice.Extended && strings.HasPrefix(a.id, "CII-"):
-					// EXTENDED is conformant, not compliant: it goes beyond the EN 16931
-					// binding of CII, whose syntax rules therefore do not apply.
+				case strings.HasPrefix(a.id, "CII-") && !keep[a.id]:
+					// The profile Schematron checks few of the CII binding's syntax rules
+					// (EXTENDED goes beyond that binding; MINIMUM has none of its date
+					// rules): the others do not apply to the profile.
 					off[a.id] = true
 				}
 			}
@@ -92,15 +94,38 @@ var cent = decimal.New(1, -2)
 // charges count as charges there.
 type extendedSums struct {
 	lines, allowances, charges   decimal.Decimal
-	nLines, nAllowances, nCharge int
+	nLines, nAllowances, nCharge int // nLines counts the regular lines (detail)
+	nAllLines                    int
 }
+
+// detail tells a regular invoice line, one that counts in the sums, from the structure
+// lines of Factur-X 1.08 EXTENDED: no subtype (BT-X-8) or DETAIL; GROUP (a subtotal of its
+// sub-lines) and INFORMATION lines are not summed, or their amounts would count twice.
+func detail(l *N) bool {
+	codes := l.All("ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode")
+	return len(codes) == 0 || anyText(codes, "DETAIL")
+}
+
+// subtype is a line's subtype (BT-X-8), wherever the line carries it, or "".
+func subtype(l *N) string {
+	for _, p := range []string{"ram:LineStatusReasonCode", "ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode", "ram:SpecifiedLineTradeSettlement/ram:LineStatusReasonCode"} {
+		if m := l.One(p); m != nil {
+			return m.Val()
+		}
+	}
+	return ""
+}
+
+// lineRef is a line's own ID (LineID, BT-126) or its parent's (ParentLineID, BT-X-304).
+func lineRef(l *N, el string) string { return l.Str("ram:AssociatedDocumentLineDocument/ram:" + el) }
 
 func sumsOf(n *N) extendedSums {
 	root := n.doc.root
 	st := root.One(ciiSettlement)
 	var s extendedSums
-	lines := root.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem")
-	s.nLines = len(lines)
+	all := root.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem")
+	lines := Where(all, detail)
+	s.nLines, s.nAllLines = len(lines), len(all)
 	s.lines = roundInt(Sum(flatten(lines, "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount")).Mul(hundred)).Div(hundred)
 	if st == nil {
 		return s
@@ -134,7 +159,7 @@ func extendedCategory(n *N, tax *N, code string, rate *decimal.Decimal) bool {
 		return rate == nil || anyDec(t, rateEl, func(d decimal.Decimal) bool { return d.Equal(*rate) })
 	}
 	var lines []*N
-	for _, l := range root.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem") {
+	for _, l := range Where(root.All(ciiTx+"/ram:IncludedSupplyChainTradeLineItem"), detail) {
 		if Any(l.All("ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax"), func(t *N) bool { return match(t, "ram:RateApplicablePercent") }) {
 			lines = append(lines, l)
 		}
@@ -173,7 +198,7 @@ func facturXExtended() pattern {
 			a("BR-FXEXT-CO-10", Fatal, "The sum of line net amounts (BT-106) must equal the sum of the line net amounts (BT-131), within a cent per line.", func(n *N) bool {
 				s := sumsOf(n)
 				v, ok := n.Dec("ram:LineTotalAmount")
-				return ok && within(v, s.lines, count(s.nLines))
+				return ok && within(v, s.lines, count(s.nAllLines))
 			}),
 			a("BR-FXEXT-CO-11", Fatal, "The sum of allowances (BT-107) must equal the document level allowances, within a cent per allowance.", func(n *N) bool {
 				s := sumsOf(n)
@@ -239,6 +264,68 @@ func facturXExtended() pattern {
 				return within(calc, want, count(s.nLines+s.nAllowances+s.nCharge))
 			}),
 		}},
+		// One rule for every line (in a pattern the first rule that matches a node is
+		// the only one): the line rules of regular lines, and the parent reference of
+		// sub-lines of any subtype.
+		{at("//ram:IncludedSupplyChainTradeLineItem"), []assert{
+			a("BR-FXEXT-BR-22", Fatal, "A regular invoice line (subtype DETAIL or none) has an invoiced quantity (BT-129).", func(n *N) bool {
+				return !detail(n) || n.Has("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity")
+			}),
+			a("BR-FXEXT-BR-23", Fatal, "A regular invoice line (subtype DETAIL or none) has the unit of its invoiced quantity (BT-130).", func(n *N) bool {
+				return !detail(n) || Any(n.All("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity"), func(q *N) bool { return hasRawAttr(q, "unitCode") })
+			}),
+			a("BR-FXEXT-BR-26", Fatal, "A regular invoice line (subtype DETAIL or none) has the item net price (BT-146).", func(n *N) bool {
+				return !detail(n) || n.Has("ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount")
+			}),
+			a("BR-FXEXT-BR-27", Fatal, "A regular invoice line (subtype DETAIL or none) has an item net price (BT-146) that is not negative.", func(n *N) bool {
+				return !detail(n) || anyDec(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount", func(d decimal.Decimal) bool { return !d.IsNegative() })
+			}),
+			a("BR-FXEXT-CO-04", Fatal, "A regular invoice line (subtype DETAIL or none) has a VAT category code (BT-151).", func(n *N) bool {
+				return !detail(n) || Any(n.All("ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax"), func(t *N) bool {
+					return strings.ToUpper(t.Str("ram:TypeCode")) == "VAT" && t.Has("ram:CategoryCode")
+				})
+			}),
+			a("BR-FXEXT-06", Fatal, "A line that names a parent line (BT-X-304) or is named as one has its subtype (BT-X-8).", func(n *N) bool {
+				if subtype(n) != "" {
+					return true
+				}
+				if lineRef(n, "ParentLineID") != "" {
+					return false
+				}
+				id := lineRef(n, "LineID")
+				return !Any(n.doc.root.All("//ram:IncludedSupplyChainTradeLineItem"), func(o *N) bool { return o != n && lineRef(o, "ParentLineID") == id })
+			}),
+			a("BR-FXEXT-08", Fatal, "A subtotal line (GROUP) with a net amount (BT-131) has the sum of the net amounts of its DETAIL and GROUP sub-lines.", func(n *N) bool {
+				const amount = "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount"
+				own := n.Str(amount)
+				if !anyText(n.All("ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode"), "GROUP") || own == "" {
+					return true
+				}
+				v, err := decimal.NewFromString(own)
+				if err != nil {
+					return false
+				}
+				id, sum := lineRef(n, "LineID"), decimal.Zero
+				for _, c := range n.doc.root.All("//ram:IncludedSupplyChainTradeLineItem") {
+					codes := c.All("ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode")
+					if lineRef(c, "ParentLineID") != id || !anyText(codes, "DETAIL") && !anyText(codes, "GROUP") {
+						continue
+					}
+					d, err := decimal.NewFromString(c.Str(amount))
+					if err != nil {
+						return false // a sub-line without its amount cannot add up
+					}
+					sum = sum.Add(d)
+				}
+				return v.Equal(sum)
+			}),
+			a("BR-FXEXT-11", Fatal, "The parent line ID (BT-X-304) of a sub-line names an existing line (BT-126).", func(n *N) bool {
+				parent := strings.TrimSpace(n.Str("ram:AssociatedDocumentLineDocument/ram:ParentLineID"))
+				return parent == "" || Any(n.doc.root.All("//ram:IncludedSupplyChainTradeLineItem/ram:AssociatedDocumentLineDocument/ram:LineID"), func(id *N) bool {
+					return strings.TrimSpace(id.Text) == parent
+				})
+			}),
+		}},
 		{atIf(hasSubject, "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote"), []assert{
 			a("BR-FXEXT-01", Fatal, "A note with a subject code needs its text or content code.", noteContent),
 		}},
@@ -249,7 +336,7 @@ func facturXExtended() pattern {
 			a("BR-FXEXT-03", Fatal, "A tax registration outside the seller is a VAT identifier (schemeID VA).", func(n *N) bool { return rawAttr(n, "schemeID") == "VA" }),
 		}},
 		{at("//ram:ApplicableProductCharacteristic/ram:TypeCode"), []assert{
-			a("BR-FXEXT-04", Fatal, "An item characteristic type code must be from UNTDID 6313.", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313[n.Val()] }),
+			a("BR-FXEXT-04", Warning, "An item characteristic type code should be from UNTDID 6313 or Factur-X's own codes (a warning since 1.08).", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313[n.Val()] }),
 		}},
 	}
 	for _, f := range []struct{ prefix, code string }{{"Z", "Z"}, {"E", "E"}, {"AE", "AE"}, {"G", "G"}, {"IC", "K"}} {

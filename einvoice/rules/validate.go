@@ -121,7 +121,7 @@ func Validate(ctx context.Context, data []byte) (*Report, error) {
 			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
 			patterns = append(slices.Clip(patterns), xrechnungCIIRules(guideline)...)
 		} else if isFacturX(in.Profile) {
-			r.RuleSets = append(r.RuleSets, "Factur-X 1.07 "+string(in.Profile))
+			r.RuleSets = append(r.RuleSets, "Factur-X 1.08 "+string(in.Profile))
 			fx := facturXRules(in.Profile)
 			off := facturXOff(in.Profile, patterns)
 			patterns = append(slices.Clip(patterns), fx...)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,6 +90,56 @@ func TestBRS02StandardLineOutsideVAT(t *testing.T) {
 		}
 		if want := name != "as published"; failed != want {
 			t.Errorf("%s: BR-S-02 failed %v, want %v", name, failed, want)
+		}
+	}
+}
+
+// TestExtendedSubLines: Factur-X 1.08 EXTENDED sub-invoice lines. A subtotal line (GROUP)
+// with its regular sub-lines (DETAIL) is valid: only regular lines are summed (they were
+// summed with the subtotal, twice, and BR-FXEXT-CO-10/13/S-08 failed). A subtotal that
+// does not add up fails BR-FXEXT-08; a parent that does not exist BR-FXEXT-11.
+func TestExtendedSubLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "zugferd/2.3-examples/4. EXTENDED/EXTENDED_Warenrechnung/factur-x.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	start := strings.Index(s, "<ram:IncludedSupplyChainTradeLineItem>")
+	end := strings.Index(s, "</ram:IncludedSupplyChainTradeLineItem>") + len("</ram:IncludedSupplyChainTradeLineItem>")
+	line := s[start:end]
+	if !strings.Contains(line, "<ram:LineID>1</ram:LineID>") || !strings.Contains(line, "<ram:LineTotalAmount>100.00</ram:LineTotalAmount>") {
+		t.Fatal("the sample's first line changed")
+	}
+	sub := func(id, amount string) string {
+		l := strings.Replace(line, "<ram:LineID>1</ram:LineID>", "<ram:LineID>"+id+"</ram:LineID><ram:ParentLineID>1</ram:ParentLineID><ram:LineStatusReasonCode>DETAIL</ram:LineStatusReasonCode>", 1)
+		return strings.Replace(l, "<ram:LineTotalAmount>100.00</ram:LineTotalAmount>", "<ram:LineTotalAmount>"+amount+"</ram:LineTotalAmount>", 1)
+	}
+	group := strings.Replace(line, "<ram:LineID>1</ram:LineID>", "<ram:LineID>1</ram:LineID><ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode>", 1)
+	doc := func(subLines ...string) []byte {
+		return []byte(s[:start] + group + strings.Join(subLines, "") + s[end:])
+	}
+	for _, c := range []struct {
+		name string
+		doc  []byte
+		want []string // the fatal rules that fail
+	}{
+		{"subtotal and its lines", doc(sub("1.1", "60.00"), sub("1.2", "40.00")), nil},
+		{"subtotal off by a cent", doc(sub("1.1", "60.00"), sub("1.2", "40.01")), []string{"BR-FXEXT-08"}},
+		{"unknown parent", []byte(strings.Replace(string(doc(sub("1.1", "60.00"), sub("1.2", "40.00"))), "<ram:ParentLineID>1</ram:ParentLineID>", "<ram:ParentLineID>9</ram:ParentLineID>", 1)), []string{"BR-FXEXT-08", "BR-FXEXT-11"}},
+	} {
+		r, err := Validate(context.Background(), c.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range r.Failed() {
+			if f.Severity == Fatal {
+				got = append(got, f.ID)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: failed %v, want %v", c.name, got, c.want)
 		}
 	}
 }

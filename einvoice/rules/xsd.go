@@ -9,6 +9,7 @@ import (
 
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
 //go:generate go run ./internal/xsdgen -ubl -schemas ../../../shared/corpus/schemas/ubl-2.1 -out xsd_ubl_gen.go
+//go:generate go run ./internal/facturxgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_gen.go
 
 // xsdType is a content model: an ordered sequence or a choice of child elements, or
 // simple content of a base type with attributes.
