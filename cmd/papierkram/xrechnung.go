@@ -147,7 +147,10 @@ func xrechnungCmd() *cobra.Command {
 				} else {
 					verdict := "valid"
 					if !r.Valid {
-						verdict = "INVALID"
+						verdict = "INVALID, e-invoice with business rule errors"
+						if r.Summary.Verdict == rules.VerdictNotAnEInvoice {
+							verdict = "INVALID, not an e-invoice (schema errors)"
+						}
 						invalid++
 					}
 					fmt.Fprintf(out, "%s: %s (%s %s, %d checks, %d errors, %d warnings)\n", name, verdict, r.Syntax, r.DocumentType, r.Summary.Checked, r.Summary.Errors, r.Summary.Warnings)

@@ -18,7 +18,7 @@ td.id{white-space:nowrap;font-weight:600}.fatal{color:#8a1010}.warning{color:#8a
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#666}
 </style></head><body>
 <h1>E-invoice validation report</h1>
-<p class="verdict {{if .Valid}}ok{{else}}bad{{end}}">{{if .Valid}}Valid: no fatal rule failed{{else}}Invalid: {{.Summary.Errors}} fatal rule violation(s){{end}}{{if .Warnings}}, {{.Warnings}} warning(s){{end}}{{if .Notes}}, {{.Notes}} information note(s){{end}}.</p>
+<p class="verdict {{if .Valid}}ok{{else}}bad{{end}}">{{if .Valid}}Valid: no fatal rule failed{{else if eq .Summary.Verdict "notAnEInvoice"}}Not an e-invoice: the document fails the schema of its format; {{.Summary.Errors}} fatal rule violation(s){{else}}An e-invoice with errors: {{.Summary.Errors}} fatal business rule violation(s){{end}}{{if .Warnings}}, {{.Warnings}} warning(s){{end}}{{if .Notes}}, {{.Notes}} information note(s){{end}}.</p>
 <dl><dt>Syntax</dt><dd>{{.Syntax}} {{.DocumentType}}</dd>
 {{with .Guideline}}<dt>Guideline (BT-24)</dt><dd><code>{{.}}</code></dd>{{end}}
 {{with .Profile}}<dt>Profile</dt><dd>{{.}}</dd>{{end}}

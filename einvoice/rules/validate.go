@@ -90,7 +90,19 @@ type Summary struct {
 	Passed   int `json:"passed"`
 	Errors   int `json:"errors"`   // failed fatal rules
 	Warnings int `json:"warnings"` // failed warnings and information
+	// Verdict makes the distinction the German tax administration makes (BMF letter on
+	// e-invoicing, 15 Oct 2025): a document that fails the schema of its syntax is not an
+	// e-invoice at all (notAnEInvoice); one that is well-formed but fails business rules is
+	// an e-invoice with errors (businessRuleErrors); otherwise valid.
+	Verdict string `json:"verdict"`
 }
+
+// Verdicts of Summary.Verdict.
+const (
+	VerdictValid              = "valid"
+	VerdictBusinessRuleErrors = "businessRuleErrors"
+	VerdictNotAnEInvoice      = "notAnEInvoice"
+)
 
 // Validate checks an e-invoice (CII or UBL) against the rules of EN 16931. A document that
 // is not XML, or neither CII nor UBL, is an error; everything else is a report.
@@ -153,12 +165,20 @@ func (r *Report) tally() {
 			continue
 		case x.Severity == Fatal:
 			r.Summary.Errors++
+			if strings.HasSuffix(x.ID, "-XSD") || x.ID == "FX-PROFILE" { // the syntax's schema, the profile's
+				r.Summary.Verdict = VerdictNotAnEInvoice
+			} else if r.Summary.Verdict == "" {
+				r.Summary.Verdict = VerdictBusinessRuleErrors
+			}
 		default:
 			r.Summary.Warnings++
 		}
 		r.Summary.Checked++
 	}
 	r.Valid = r.Summary.Errors == 0
+	if r.Valid {
+		r.Summary.Verdict = VerdictValid
+	}
 }
 
 // Failed is the results that did not pass.

@@ -64,7 +64,7 @@ func TestUBLRefusesWhatItCannotCarry(t *testing.T) {
 		inv := einvoice.Example()
 		change(inv)
 		_, err := ubl.Write(inv)
-		if fault.CodeOf(err) != fault.Unprocessable || err == nil || !strings.Contains(err.Error(), name) {
+		if fault.CodeOf(err) != fault.InvalidInput || err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -140,6 +140,29 @@ func TestExtendedSubLines(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: failed %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestVerdicts: the summary tells a document that is no e-invoice (its syntax's schema
+// fails) from an e-invoice with business rule errors.
+func TestVerdicts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	for _, c := range []struct{ name, doc, want string }{
+		{"as published", s, VerdictValid},
+		{"payable amount off by a cent", regexp.MustCompile(`(<cbc:PayableAmount currencyID="EUR">)([0-9.]+)(</cbc:PayableAmount>)`).ReplaceAllString(s, "${1}0.01${3}"), VerdictBusinessRuleErrors},
+		{"element the schema does not know", strings.Replace(s, "<cbc:IssueDate>", "<cbc:Unknown>x</cbc:Unknown><cbc:IssueDate>", 1), VerdictNotAnEInvoice},
+	} {
+		r, err := Validate(context.Background(), []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Summary.Verdict != c.want {
+			t.Errorf("%s: verdict %q, want %q (%d errors)", c.name, r.Summary.Verdict, c.want, r.Summary.Errors)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func fitsUBL(inv *einvoice.Invoice) error {
 		{len(inv.Payee.Identifiers), "payee identifier (BT-60)", "UBL-SR-20"},
 	} {
 		if c.n > 1 {
-			return fault.New(fault.Unprocessable, "UBL carries one %s, this invoice has %d (%s): it cannot be written as UBL without losing one; keep it as CII", c.what, c.n, c.rule)
+			return fault.New(fault.InvalidInput, "UBL carries one %s, this invoice has %d (%s): it cannot be written as UBL without losing one; keep it as CII", c.what, c.n, c.rule)
 		}
 	}
 	return nil
