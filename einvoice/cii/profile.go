@@ -1,6 +1,6 @@
 package cii
 
-//go:generate go run ./internal/profilegen -schemas ../../../shared/corpus/schemas/factur-x-1.07.2 -out profiles_gen.go
+//go:generate go run ./internal/profilegen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out profiles_gen.go
 
 import (
 	"strings"
