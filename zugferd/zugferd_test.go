@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/papierkram/papierkram/einvoice/rules"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,10 +76,24 @@ func TestExamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !r.Valid {
+		if !r.Valid && !(name == "EN16931_Physiotherapeut.pdf" && onlyFails(r.XML, "BR-FX-EN-04")) {
 			t.Errorf("%s: invalid; PDF %+v; XML failures %v", name, r.PDF.Results, r.XML.Failed())
 		}
 	}
+}
+
+// onlyFails tells whether exactly these fatal rules fail in a report. The ZUGFeRD 2.3
+// example EN16931_Physiotherapeut names no delivery date, period or delivery country, which
+// Factur-X 1.08 requires between German parties (BR-FX-EN-04); the official 1.08
+// Schematron rejects it alike.
+func onlyFails(r *rules.Report, ids ...string) bool {
+	var got []string
+	for _, f := range r.Failed() {
+		if f.Severity == rules.Fatal {
+			got = append(got, f.ID)
+		}
+	}
+	return slices.Equal(got, ids)
 }
 
 // TestOlderVersions: ZUGFeRD 2.0 files extract (zugferd-invoice.xml, declared PDF 1.3 yet

@@ -336,7 +336,16 @@ func TestXRechnungCommands(t *testing.T) {
 		t.Fatalf("parse: %d %s", code, js)
 	}
 	jsonFile := filepath.Join(dir, "inv.json")
-	os.WriteFile(jsonFile, []byte(js), 0o600)
+	// The test suite's invoice names no delivery date or invoicing period, which Factur-X
+	// 1.08 requires between German parties (BR-FX-EN-04) when it is embedded as BASIC
+	// below: it gets its issue date as the delivery date (BT-72).
+	var parsed map[string]any
+	if err := json.Unmarshal([]byte(js), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	parsed["delivery"] = map[string]any{"date": parsed["issueDate"]}
+	b, _ := json.Marshal(parsed)
+	os.WriteFile(jsonFile, b, 0o600)
 	ublFile := filepath.Join(dir, "inv-ubl.xml")
 	if _, code := run("xrechnung", "generate", "--format", "UBL", "-o", ublFile, jsonFile); code != 0 {
 		t.Fatalf("generate: %d", code)

@@ -85,6 +85,43 @@ func facturXProfile(p einvoice.Profile) pattern {
 	}
 }
 
+// facturXDelivery is BR-FX-EN-04 (Factur-X 1.08 BASIC, EN 16931, EXTENDED): an invoice
+// between German parties (seller or invoicer, buyer or invoicee) that is not a down
+// payment invoice (386) names its delivery or service date: the actual delivery date
+// (BT-72), the invoicing period (BG-14) or a period on every line (BG-26), and, without
+// BT-72, at least something of the delivery (the country of delivery, BT-80).
+func facturXDelivery() pattern {
+	de := func(n *N, p string) bool {
+		return Any(n.All(p), func(c *N) bool { return strings.ToUpper(c.Val()) == "DE" })
+	}
+	const (
+		seller   = "ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:PostalTradeAddress/ram:CountryID"
+		buyer    = "ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:PostalTradeAddress/ram:CountryID"
+		invoicer = "ram:ApplicableHeaderTradeSettlement/ram:InvoicerTradeParty/ram:PostalTradeAddress/ram:CountryID"
+		invoicee = "ram:ApplicableHeaderTradeSettlement/ram:InvoiceeTradeParty/ram:PostalTradeAddress/ram:CountryID"
+		occurred = "ram:ApplicableHeaderTradeDelivery/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime"
+	)
+	domestic := func(tx *N) bool {
+		notDownPayment := Any(tx.parent.All("rsm:ExchangedDocument/ram:TypeCode"), func(c *N) bool { return c.Text != "386" })
+		return notDownPayment && (de(tx, seller) || de(tx, invoicer)) && (de(tx, buyer) || de(tx, invoicee))
+	}
+	return pattern{{atIf(domestic, "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction"), []assert{
+		a("BR-FX-EN-04", Fatal, "An invoice between German parties that is not a down payment invoice names the delivery date (BT-72), the invoicing period (BG-14) or a period on every line (BG-26), and without BT-72 at least the delivery's country (BT-80).", func(n *N) bool {
+			dated := n.Has(occurred) || n.Has("ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod") ||
+				!Any(n.All("ram:IncludedSupplyChainTradeLineItem"), func(l *N) bool { return !l.Has("ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod") })
+			return dated && (n.Has(occurred) || Any(n.All("ram:ApplicableHeaderTradeDelivery"), hasText))
+		}),
+	}}}
+}
+
+// hasText tells whether an element or one below it has text other than white space.
+func hasText(n *N) bool {
+	if strings.TrimSpace(n.Text) != "" {
+		return true
+	}
+	return Any(n.kids, hasText)
+}
+
 // within is |x - y| <= tolerance, the EXTENDED comparison of totals.
 func within(x, y, tolerance decimal.Decimal) bool { return x.Sub(y).Abs().LessThanOrEqual(tolerance) }
 

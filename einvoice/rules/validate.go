@@ -20,6 +20,9 @@ func facturXRules(p einvoice.Profile) []*compiled {
 		return c.([]*compiled)
 	}
 	ps := []pattern{facturXProfile(p)}
+	if facturXRuleIDs[string(p)]["BR-FX-EN-04"] {
+		ps = append(ps, facturXDelivery())
+	}
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}

@@ -250,7 +250,7 @@ func TestValidate(t *testing.T) {
 	mw.Close()
 	res := e.do("POST", "/api/xrechnung/validate", testKey, buf.Bytes(), "Content-Type", mw.FormDataContentType(), "Accept", "text/html")
 	page := readAll(t, res)
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "BR-CO-16") || !strings.Contains(string(page), "Invalid") {
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "BR-CO-16") || !strings.Contains(string(page), "An e-invoice with errors") {
 		t.Errorf("HTML report: %d %s %.300s", res.StatusCode, res.Header.Get("Content-Type"), page)
 	}
 
