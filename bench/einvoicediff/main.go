@@ -46,9 +46,12 @@ var (
 	verbose   = flag.Bool("v", false, "print every disagreeing file")
 )
 
-// scenarioLevels are the rules whose severity KoSIT's XRechnung scenario changes (and we
-// follow): a disagreement on them alone is reported apart.
-var scenarioLevels = map[string]bool{"CII-SR-452": true, "CII-SR-453": true, "CII-SR-454": true, "BR-CL-21": true, "BR-CL-23": true}
+// scenarioLevels are the rules whose severity KoSIT's XRechnung scenarios change (its
+// validator configuration; our reports name them in each result's scenario): a
+// disagreement on them alone is reported apart. The extension and CVD scenarios lower
+// the CEN code list and total rules their own rules replace.
+var scenarioLevels = map[string]bool{"CII-SR-452": true, "CII-SR-453": true, "CII-SR-454": true, "UBL-CR-646": true, "UBL-CR-470": true,
+	"BR-CL-21": true, "BR-CL-23": true, "BR-CL-10": true, "BR-CL-11": true, "BR-CL-24": true, "BR-CL-25": true, "BR-CL-26": true, "BR-CO-16": true, "BR-CL-13": true}
 
 // doc is one input, with what each side said of it.
 type doc struct {

@@ -295,6 +295,10 @@ type Result struct {
 	// Count is how many elements a passed rule was checked at; Location is the first.
 	// Failures are reported one by one.
 	Count int `json:"count,omitempty"`
+	// Scenario says when the severity is not the rule set's own but the one KoSIT's
+	// XRechnung validator configuration gives it, e.g. "warning in the rule set, fatal in
+	// KoSIT's XRechnung scenario".
+	Scenario string `json:"scenario,omitempty"`
 }
 
 // run checks every element against the patterns, in document order. A rule that panics

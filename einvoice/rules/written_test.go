@@ -166,3 +166,25 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioLevelsAreNamed: where the report follows KoSIT's XRechnung scenario instead
+// of the rule set's severity, the result says so.
+func TestScenarioLevelsAreNamed(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Validate(context.Background(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range r.Results {
+		if x.ID == "CII-SR-452" {
+			if x.Severity != Fatal || x.Scenario != "warning in the rule set, fatal in KoSIT's XRechnung scenario" {
+				t.Errorf("CII-SR-452: %s, %q", x.Severity, x.Scenario)
+			}
+			return
+		}
+	}
+	t.Error("CII-SR-452 was not checked")
+}

@@ -66,10 +66,11 @@ func scenarioLevels(guideline string, s syntax.Syntax) map[string]Severity {
 	return l
 }
 
-// relevel applies scenario levels to the results.
+// relevel applies scenario levels to the results, and says so on each result it changes.
 func relevel(rs []Result, levels map[string]Severity) {
 	for i := range rs {
-		if l, ok := levels[rs[i].ID]; ok {
+		if l, ok := levels[rs[i].ID]; ok && rs[i].Severity != l {
+			rs[i].Scenario = string(rs[i].Severity) + " in the rule set, " + string(l) + " in KoSIT's XRechnung scenario"
 			rs[i].Severity = l
 		}
 	}
