@@ -31,6 +31,7 @@ type part struct {
 	Required bool     // missing -> 400
 	Max      int      // more than one allowed, up to Max (e.g. 20 receipts); 0 = exactly one
 	Types    []string // documented media types of a file part
+	Limit    int      // a text field's limit in bytes when it may hold more than maxFieldBytes
 }
 
 // form is a multipart upload's parts, in the order of the spec.
@@ -143,12 +144,13 @@ func (f form) read(ctx context.Context) (*Upload, error) {
 			u.Files[name] = append(u.Files[name], &File{Name: name, Filename: baseName(p.FileName()), ContentType: p.Header.Get("Content-Type"), Data: buf.Bytes()})
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))
+		limit := max(spec.Limit, maxFieldBytes)
+		data, err := io.ReadAll(io.LimitReader(p, int64(limit)+1))
 		if err != nil {
 			return nil, multipartErr(err)
 		}
-		if len(data) > maxFieldBytes {
-			return nil, fault.New(fault.PayloadTooLarge, "part %q is larger than %d bytes", name, maxFieldBytes).With("field", name)
+		if len(data) > limit {
+			return nil, fault.New(fault.PayloadTooLarge, "part %q is larger than %d bytes", name, limit).With("field", name)
 		}
 		u.Fields[name] = string(data)
 	}

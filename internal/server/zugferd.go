@@ -133,7 +133,9 @@ type ZugferdEmbedRequest struct {
 
 var embedForm = form{
 	{Name: "file", Doc: "The PDF (any PDF; it is made PDF/A-3b unless it already is).", File: true, Required: true, Types: []string{"application/pdf"}},
-	{Name: "invoice", Doc: "InvoiceData JSON (at most 1 MB).", Required: true},
+	// An XRechnung may carry its attachments (BG-24) as Base64 in the InvoiceData: the
+	// official examples with attachments are several megabytes.
+	{Name: "invoice", Doc: "InvoiceData JSON (at most 32 MB, attachments included).", Required: true, Limit: 32 << 20},
 	{Name: "profile", Doc: "MINIMUM, BASICWL, BASIC, EN16931, EXTENDED or XRECHNUNG; default the profile of the invoice's specification (BT-24), else EN16931."},
 	{Name: "title", Doc: "Document title (Info and XMP); default the PDF's own, or 'Invoice <number>'."},
 }

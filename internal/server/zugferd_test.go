@@ -3,6 +3,10 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -170,5 +174,50 @@ func TestZugferdValidateVisible(t *testing.T) {
 	}
 	if rep["valid"] != false || len(fatal) != 1 || fatal[0] != "BR-FX-EN-04" {
 		t.Errorf("valid %v, fatal %v", rep["valid"], fatal)
+	}
+}
+
+// TestZugferdEmbedWithAttachments: an official XRechnung with attachments (BG-24), as
+// InvoiceData over 1 MB, embeds (it was 413 at a 1 MB field limit while the CLI embedded
+// it); the attachments are in the embedded XML.
+func TestZugferdEmbedWithAttachments(t *testing.T) {
+	e := newTestEnv(t)
+	plain := corpusFile(t, "pdf/invoice-blanks/MustangGnuaccountingBeispielRE-20170509_505PDF14.pdf")
+	parsed := decode(t, e.upload("/api/xrechnung/parse", [2]any{"file", corpusFile(t, "xrechnung-testsuite/business-cases/standard/03.07a-INVOICE_uncefact.xml")}))
+	docs, _ := parsed["documents"].([]any)
+	var withContent []any
+	for _, d := range docs {
+		if m := d.(map[string]any); m["attachment"] != nil {
+			withContent = append(withContent, d)
+		}
+	}
+	if len(withContent) == 0 {
+		t.Fatalf("the sample has no attachment: %v", docs)
+	}
+	// Three copies of the attachments take the InvoiceData well over 1 MB.
+	for i := range 2 {
+		for _, d := range withContent {
+			c := maps.Clone(d.(map[string]any))
+			c["id"] = fmt.Sprintf("%v-%d", c["id"], i)
+			a := maps.Clone(c["attachment"].(map[string]any))
+			a["filename"] = fmt.Sprintf("%d-%v", i, a["filename"]) // BR-DE-22: unique names
+			c["attachment"] = a
+			docs = append(docs, c)
+		}
+	}
+	parsed["documents"] = docs
+	inv, _ := json.Marshal(parsed)
+	if len(inv) < 1<<20 {
+		t.Fatalf("InvoiceData of %d bytes does not test the old limit", len(inv))
+	}
+	out := pdfBody(t, e.uploadAs(testKey, "/api/zugferd/embed", [2]any{"@file", plain}, [2]any{"invoice", string(inv)}, [2]any{"profile", "xrechnung"}))
+	dir := t.TempDir()
+	testtool.Run(t, "pdfdetach", "-saveall", "-o", dir, testtool.File(t, "x.pdf", out))
+	xml, err := os.ReadFile(filepath.Join(dir, "xrechnung.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(xml), "AttachmentBinaryObject"); n < 3*len(withContent) {
+		t.Errorf("%d attachments in the embedded XML, want %d", n, 3*len(withContent))
 	}
 }
