@@ -20,7 +20,10 @@ type Attachment struct {
 	MIME         string // the embedded stream's /Subtype, e.g. text/xml
 	// Associated tells whether the catalog's /AF lists the file (PDF/A-3 associated file).
 	Associated bool
-	Data       []byte
+	// ModDate is the embedded stream's /Params /ModDate, "" when absent (Factur-X asks for
+	// it).
+	ModDate string
+	Data    []byte
 }
 
 // maxAttachmentsBytes bounds the decoded embedded files Attachments returns together: it
@@ -97,6 +100,11 @@ func (d *Doc) Attachments(maxSize int64) (aa []Attachment, err error) {
 		}
 		if st := sd.Subtype(); st != nil {
 			a.MIME = *st
+		}
+		if params, err := d.ctx.DereferenceDict(sd.Dict["Params"]); err == nil && params != nil {
+			if m, ok := params.Find("ModDate"); ok {
+				a.ModDate = d.text(m)
+			}
 		}
 		if err := sd.DecodeWithLimit(maxSize + 1); err != nil {
 			return nil, fault.Wrap(fault.InvalidPDF, err, "the embedded file %q cannot be decoded", a.Name)

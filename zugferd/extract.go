@@ -23,7 +23,8 @@ type Document struct {
 	FileName     string
 	Relationship string // /AFRelationship of its file specification
 	MIME         string
-	Associated   bool // listed in the catalog's /AF
+	ModDate      string // the embedded file's /Params /ModDate
+	Associated   bool   // listed in the catalog's /AF
 	Info         syntax.Info
 }
 
@@ -44,7 +45,7 @@ func Extract(ctx context.Context, data []byte) (*Document, *pdf.Doc, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Document{XML: a.Data, FileName: a.Name, Relationship: a.Relationship, MIME: a.MIME, Associated: a.Associated, Info: in}, nil
+		return &Document{XML: a.Data, FileName: a.Name, Relationship: a.Relationship, MIME: a.MIME, ModDate: a.ModDate, Associated: a.Associated, Info: in}, nil
 	}
 	for _, name := range knownNames {
 		for _, a := range atts {

@@ -146,6 +146,7 @@ func container(ctx context.Context, d *pdf.Doc, doc *Document, data []byte) (PDF
 	want := Relationship(doc.Info.Profile)
 	check("FX-AF-RELATIONSHIP", rules.Warning, doc.Relationship == want, "For the "+string(doc.Info.Profile)+" profile the relationship should be /"+want+".", where)
 	check("FX-MIME", rules.Warning, doc.MIME == "text/xml" || doc.MIME == "application/xml", "The embedded XML's /Subtype should be text/xml; found "+quoted(doc.MIME)+".", where)
+	check("FX-MODDATE", rules.Warning, doc.ModDate != "", "The embedded XML's stream should give its modification date (/Params /ModDate), as Factur-X and ZUGFeRD ask.", where)
 
 	fx := d.XMPProperties(nsFacturX)
 	if len(fx) == 0 {

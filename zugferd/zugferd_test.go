@@ -177,3 +177,34 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestModDateOfTheXML: FX-MODDATE passes when the embedded XML's stream gives its
+// modification date (/Params /ModDate, as the official examples do) and warns when not.
+func TestModDateOfTheXML(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpusDir(t), "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	without := bytes.ReplaceAll(data, []byte("/ModDate"), []byte("/XodDate")) // same length: offsets stay
+	for name, c := range map[string]struct {
+		pdf  []byte
+		pass bool
+	}{"official": {data, true}, "without /ModDate": {without, false}} {
+		r, err := Validate(context.Background(), c.pdf, ValidateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, x := range r.PDF.Results {
+			if x.ID == "FX-MODDATE" {
+				found = true
+				if x.Passed != c.pass || x.Severity != rules.Warning {
+					t.Errorf("%s: FX-MODDATE passed %v (%s)", name, x.Passed, x.Severity)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no FX-MODDATE result", name)
+		}
+	}
+}
