@@ -1,6 +1,7 @@
 package zugferd
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -51,6 +52,16 @@ func TestCreate(t *testing.T) {
 	} {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
 			src := corpusFile(t, c.file)
+			if strings.HasSuffix(c.file, "creditnote1.xml") {
+				// The CEN example names neither a due date nor payment terms, which Factur-X
+				// 1.08 asks of a positive amount due (BR-CO-25; CEN's UBL rules no longer
+				// do): as is it cannot become a Factur-X EN 16931 credit note.
+				_, err := Create(context.Background(), p, src, CreateOptions{Language: c.lang, Name: filepath.Base(c.file)})
+				if fault.CodeOf(err) != fault.Unprocessable || !strings.Contains(err.Error(), "BR-CO-25") {
+					t.Fatalf("without payment terms: %v", err)
+				}
+				src = bytes.Replace(src, []byte("\t<cac:TaxTotal>"), []byte("\t<cac:PaymentTerms><cbc:Note>Zahlbar sofort</cbc:Note></cac:PaymentTerms>\n\t<cac:TaxTotal>"), 1)
+			}
 			res, err := Create(context.Background(), p, src, CreateOptions{Language: c.lang, Name: filepath.Base(c.file)})
 			if err != nil {
 				t.Fatal(err)

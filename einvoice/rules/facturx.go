@@ -114,6 +114,25 @@ func facturXDelivery() pattern {
 	}}}
 }
 
+// facturXPaymentDue is BR-CO-25 as Factur-X 1.08 keeps it (BASIC WL to EXTENDED; CEN
+// dropped it from the UBL and CII rules in 1.3.x): a positive amount due (BT-115) needs a
+// payment due date (BT-9) or payment terms (BT-20).
+func facturXPaymentDue() pattern {
+	return pattern{{at("/rsm:CrossIndustryInvoice"), []assert{
+		a("BR-CO-25", Fatal, "A positive amount due (BT-115) needs the payment due date (BT-9) or the payment terms (BT-20).", func(n *N) bool {
+			due := n.One("//ram:DuePayableAmount")
+			if due == nil {
+				return true
+			}
+			v, err := decimal.NewFromString(due.Val())
+			if err != nil || !v.IsPositive() {
+				return true // number() of what is no number is NaN, which is not > 0
+			}
+			return n.Has("//ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime") || n.Has("//ram:SpecifiedTradePaymentTerms/ram:Description")
+		}),
+	}}}
+}
+
 // hasText tells whether an element or one below it has text other than white space.
 func hasText(n *N) bool {
 	if strings.TrimSpace(n.Text) != "" {

@@ -23,6 +23,9 @@ func facturXRules(p einvoice.Profile) []*compiled {
 	if facturXRuleIDs[string(p)]["BR-FX-EN-04"] {
 		ps = append(ps, facturXDelivery())
 	}
+	if facturXRuleIDs[string(p)]["BR-CO-25"] {
+		ps = append(ps, facturXPaymentDue())
+	}
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}
