@@ -34,6 +34,9 @@ var xmpProps = map[string]xmpProp{
 	"ModDate":      {nsXMP, "xmp", "ModifyDate", ""},
 }
 
+// xmpOrder is the order updateXMP writes the properties in.
+var xmpOrder = []string{"Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate", "ModDate"}
+
 // readXMP reads the Info-mirroring properties of an XMP packet, as elements or attributes.
 func readXMP(packet []byte) (Metadata, error) {
 	var m Metadata
@@ -145,7 +148,8 @@ func updateXMP(packet []byte, m Metadata, schema *XMPSchema) ([]byte, error) {
 		return nil, fmt.Errorf("xmp: no rdf:Description")
 	}
 	target := descs[0]
-	for key, p := range xmpProps {
+	for _, key := range xmpOrder { // a fixed order: the same metadata writes the same packet
+		p := xmpProps[key]
 		for _, d := range descs { // drop every existing form: element or attribute, in any Description
 			for el := childNS(d, p.ns, p.name); el != nil; el = childNS(d, p.ns, p.name) {
 				d.RemoveChild(el)
