@@ -23,7 +23,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -342,26 +341,10 @@ func (e *env) post(ctx context.Context, path, body string) error {
 	return e.send(req)
 }
 
-// upload posts data as a one-file multipart body. Bodies are built once per input so that
-// the client's encoding is not measured as server time.
+// upload posts data as a one-file multipart body, built once per input (see form).
 func (e *env) upload(ctx context.Context, path, part string, data []byte) error {
 	key := fmt.Sprintf("%s/%d/%p", part, len(data), unsafe.SliceData(data))
-	e.mu.Lock()
-	b, ok := e.bodies[key]
-	if !ok {
-		var buf bytes.Buffer
-		mw := multipart.NewWriter(&buf)
-		w, _ := mw.CreateFormFile(part, "doc.pdf")
-		w.Write(data)
-		mw.Close()
-		b = body{buf.Bytes(), mw.FormDataContentType()}
-		e.bodies[key] = b
-	}
-	e.mu.Unlock()
-	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+path, bytes.NewReader(b.data))
-	req.Header.Set("X-API-Key", e.key)
-	req.Header.Set("Content-Type", b.contentType)
-	return e.send(req)
+	return e.form(ctx, e.url+path, key, file(part, "doc.pdf", data))
 }
 
 type body struct {

@@ -32,11 +32,16 @@ type peerScenario struct {
 	theirs func(ctx context.Context, e *env, g string) error
 }
 
-// part is one part of a multipart form: a file when filename is set, else a field.
-type part struct{ name, filename, value string }
+// part is one part of a multipart form: a file (data) when filename is set, else a field.
+type part struct {
+	name, filename, value string
+	data                  []byte
+}
 
-// file is a form file part whose content is data.
-func file(name, filename string, data []byte) part { return part{name, filename, string(data)} }
+// file is a form file part whose content is data (not copied: a body is built once).
+func file(name, filename string, data []byte) part {
+	return part{name: name, filename: filename, data: data}
+}
 
 func peerScenarios() []peerScenario {
 	return []peerScenario{
@@ -156,7 +161,7 @@ func (e *env) form(ctx context.Context, url, key string, parts ...part) error {
 				continue
 			}
 			w, _ := mw.CreateFormFile(p.name, p.filename)
-			io.WriteString(w, p.value)
+			w.Write(p.data)
 		}
 		mw.Close()
 		b = body{buf.Bytes(), mw.FormDataContentType()}
@@ -172,7 +177,6 @@ func (e *env) form(ctx context.Context, url, key string, parts ...part) error {
 // reportHTML is a report of about the given number of A4 pages: headings, paragraphs, a
 // table and a vector chart on every page, the kind of long document customers print.
 func reportHTML(pages int) string {
-	reportOnce.Do(func() { reports = map[int]string{} })
 	reportMu.Lock()
 	defer reportMu.Unlock()
 	if s, ok := reports[pages]; ok {
@@ -208,9 +212,8 @@ td,th{border-bottom:1px solid #bbb;padding:3pt}td.r{text-align:right}svg{display
 }
 
 var (
-	reportOnce sync.Once
-	reportMu   sync.Mutex
-	reports    map[int]string
+	reportMu sync.Mutex
+	reports  = map[int]string{} // by page count, built once each
 )
 
 // startGotenberg runs bin on a free port and waits for its health check.

@@ -498,3 +498,16 @@ func TestJobIgnoringItsContextEndsOnTime(t *testing.T) {
 		t.Fatalf("the next job: %v, fresh process %v", err, fresh)
 	}
 }
+
+// TestWarmIncludesSpare: Warm returns once the spare runs too, not only the pool's
+// processes: until then a recycle would wait for a cold start, and whoever waits for
+// "engine warm" (the benchmark) would share the cores with the spare's start.
+func TestWarmIncludesSpare(t *testing.T) {
+	s, starts := pool(t, Config{Name: "warm", Concurrency: 2, Spare: true})
+	if err := s.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Stats().Spare || starts.Load() != 3 {
+		t.Errorf("after Warm: spare ready %v, %d processes started; want the spare and 3", s.Stats().Spare, starts.Load())
+	}
+}

@@ -91,7 +91,7 @@ func classicXRef(data []byte, offset int) (map[int]int, types.Dict, bool) {
 			return nil, nil, false
 		}
 		f := bytes.Fields(line)
-		if len(f) == 1 && string(f[0]) == "trailer" || len(f) > 0 && bytes.HasPrefix(f[0], []byte("trailer")) {
+		if len(f) > 0 && bytes.HasPrefix(f[0], []byte("trailer")) { // "trailer" or "trailer<<…"
 			break
 		}
 		if len(f) != 2 {

@@ -19,7 +19,7 @@ func isFacturX(p einvoice.Profile) bool {
 	return false
 }
 
-// facturXOff names the EN 16931 and CII syntax rules a Factur-X profile does not check
+// facturXOff names the EN 16931, CII syntax and Factur-X rules a Factur-X profile does not check
 // (facturx_gen.go, from the profiles' 1.08 Schematron): MINIMUM and BASIC WL carry no lines
 // and few terms, EXTENDED replaces the totals and line rules with its own (BR-FXEXT-*),
 // which sum only regular lines. The EN16931 profile keeps every CEN rule.

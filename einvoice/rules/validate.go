@@ -19,13 +19,9 @@ func facturXRules(p einvoice.Profile) []*compiled {
 	if c, ok := fxRules.Load(p); ok {
 		return c.([]*compiled)
 	}
-	ps := []pattern{facturXProfile(p)}
-	if facturXRuleIDs[string(p)]["BR-FX-EN-04"] {
-		ps = append(ps, facturXDelivery())
-	}
-	if facturXRuleIDs[string(p)]["BR-CO-25"] {
-		ps = append(ps, facturXPaymentDue())
-	}
+	// Rules a profile's Schematron does not list are turned off by facturXOff, these as
+	// the CEN ones.
+	ps := []pattern{facturXProfile(p), facturXDelivery(), facturXPaymentDue()}
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}
@@ -140,9 +136,8 @@ func Validate(ctx context.Context, data []byte) (*Report, error) {
 			patterns = append(slices.Clip(patterns), xrechnungCIIRules(guideline)...)
 		} else if isFacturX(in.Profile) {
 			r.RuleSets = append(r.RuleSets, "Factur-X 1.08 "+string(in.Profile))
-			fx := facturXRules(in.Profile)
+			patterns = append(slices.Clip(patterns), facturXRules(in.Profile)...)
 			off := facturXOff(in.Profile, patterns)
-			patterns = append(slices.Clip(patterns), fx...)
 			r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off)
 			if err != nil {
 				return nil, err
