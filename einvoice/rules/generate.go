@@ -46,7 +46,7 @@ func Describe(rs []Result) string {
 }
 
 // Warnings names the failed rules that are not fatal, for a result made all the same:
-// "2 rule warnings: BR-DE-21, PEPPOL-EN16931-R004", or nothing.
+// "2 rule warning(s): BR-DE-21, PEPPOL-EN16931-R004", or nothing.
 func (r *Report) Warnings() []string {
 	var ids []string
 	for _, x := range r.Failed() {

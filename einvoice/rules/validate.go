@@ -92,10 +92,10 @@ type Summary struct {
 	Passed   int `json:"passed"`
 	Errors   int `json:"errors"`   // failed fatal rules
 	Warnings int `json:"warnings"` // failed warnings and information
-	// Verdict makes the distinction the German tax administration makes (BMF letter on
-	// e-invoicing, 15 Oct 2025): a document that fails the schema of its syntax is not an
-	// e-invoice at all (notAnEInvoice); one that is well-formed but fails business rules is
-	// an e-invoice with errors (businessRuleErrors); otherwise valid.
+	// Verdict makes the distinction the German tax administration makes in its letters on
+	// e-invoicing: a document that fails the schema of its syntax is not an e-invoice at
+	// all (notAnEInvoice); one that is well-formed but fails business rules is an
+	// e-invoice with errors (businessRuleErrors); otherwise valid.
 	Verdict string `json:"verdict"`
 }
 
