@@ -105,10 +105,16 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if src == "OCR" && ocrC > 0 && ocrC < lowConfidence {
 		r.Quality.Hints = append(r.Quality.Hints, HintLowOCR)
 	}
+	var before map[string]string
 	if e.Model != nil {
+		before = values(receiptFields(r))
 		e.ask(ctx, r, image)
 	}
 	finish(r, e.now())
+	if !r.LLM.Used {
+		before = nil
+	}
+	finishReadings(r, src, before)
 	r.Success = r.Data.Gross.Valid() || r.Data.Date != "" || r.Data.Issuer != ""
 	if !r.Success {
 		r.Error = "no receipt data found in the file"
@@ -226,7 +232,16 @@ func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte,
 	if err != nil {
 		return "", nil, Quality{}, 0, err
 	}
+	// On a flatbed page or a photo the receipt is cut out first: around it, Tesseract reads
+	// the background as a block of noise and loses the receipt's lines.
+	paper, found := findPaper(g)
+	if found {
+		g = crop(g, paper)
+	}
 	q := assess(g)
+	if found {
+		q.Paper = &Box{X: paper.Min.X, Y: paper.Min.Y, Width: paper.Dx(), Height: paper.Dy()}
+	}
 	prepared, angle := prepare(g)
 	q.Deskewed = angle
 	png, err := encodePNG(prepared)

@@ -23,6 +23,8 @@ import (
 type InvoiceResult struct {
 	Invoice          *einvoice.Invoice       `json:"invoice" doc:"InvoiceData, ready for /api/xrechnung/generate and /api/zugferd/embed once the missing fields are filled in."`
 	MissingFields    []einvoice.MissingField `json:"missingFields" doc:"Business terms an XRechnung needs that the document did not show."`
+	Fields           []einvoice.Reading      `json:"fields" doc:"How each field found was read: its source and confidence."`
+	Uncertain        []einvoice.Reading      `json:"uncertainFields" doc:"The fields found but not certain (failed a cross-check, such as net + VAT = gross, or read with confidence under 0.6), with the reason: check these before generating."`
 	AIExtractionUsed bool                    `json:"aiExtractionUsed" doc:"Whether a language model's answer went into the invoice; false when only the embedded XML, the PDF's text or OCR was read."`
 	Source           string                  `json:"source" enum:"EMBEDDED_XML,PDF_TEXT,OCR,LLM" doc:"Where the data comes from; EMBEDDED_XML is exact (a ZUGFeRD, Factur-X or XRechnung PDF)."`
 	LLM              LLMInfo                 `json:"llm"`
@@ -42,7 +44,10 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	if kind == KindPDF {
 		if doc, _, err := zugferd.Extract(ctx, data); err == nil && doc != nil {
 			if inv, _, err := syntax.Read(ctx, doc.XML); err == nil {
-				return &InvoiceResult{Invoice: inv, MissingFields: Missing(inv), Source: "EMBEDDED_XML", DurationMs: time.Since(start).Milliseconds()}, nil
+				res := &InvoiceResult{Invoice: inv, MissingFields: Missing(inv), Source: "EMBEDDED_XML"}
+				invoiceReadings(res, res.Source, e.now(), nil)
+				res.DurationMs = time.Since(start).Milliseconds()
+				return res, nil
 			}
 		}
 	}
@@ -60,11 +65,20 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	}
 	inv := ParseInvoice(text, e.now())
 	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
+	var before map[string]string
 	if e.Model != nil {
+		// The rules' values, completed as the answer will be, to tell the model's apart.
+		rules := *inv
+		complete(&rules)
+		before = values(invoiceFields(&rules, text, e.now()))
 		e.askInvoice(ctx, res, image)
 	}
 	complete(inv)
 	res.MissingFields = Missing(inv)
+	if !res.LLM.Used {
+		before = nil
+	}
+	invoiceReadings(res, src, e.now(), before)
 	res.DurationMs = time.Since(start).Milliseconds()
 	if inv.Number == "" && !inv.Totals.GrossTotal.Valid() && inv.Seller.Name == "" {
 		return res, fault.New(fault.ExtractionFailed, "no invoice data found in the file")
@@ -83,6 +97,7 @@ var (
 	emailRE     = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 	netRE       = regexp.MustCompile(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
 	vatTotalRE  = regexp.MustCompile(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
+	lineTotalRE = regexp.MustCompile(`^\s*(?:positionssumme|summe\s+(?:der\s+)?positionen|gesamtsumme\s+(?:der\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
 	termsRE     = regexp.MustCompile(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
 
@@ -229,14 +244,30 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 		inv.Totals.VATTotal = money(sum)
 	}
 	// Lines only when they are the net lines the net total sums up: a figure of another
-	// kind would make a wrong invoice, a missing one only an incomplete one.
-	if inv.Totals.NetTotal.Valid() && len(r.Items) > 0 {
+	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
+	// (quantity × price = amount on every row) comes first, the receipt's item lines after.
+	// With allowances or charges on the document the lines sum to the printed line total
+	// (BT-106, "Positionssumme"), not to the net.
+	for i, l := range p.lines {
+		if as := amounts(l); len(as) > 0 && lineTotalRE.MatchString(p.lower[i]) {
+			inv.Totals.LineTotal = money(as[len(as)-1].v)
+			break
+		}
+	}
+	lineSum := inv.Totals.LineTotal
+	if !lineSum.Valid() {
+		lineSum = inv.Totals.NetTotal
+	}
+	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), r.Items} {
+		if !lineSum.Valid() || len(items) == 0 || len(inv.Lines) > 0 {
+			continue
+		}
 		sum := decimal.Zero
-		for _, it := range r.Items {
+		for _, it := range items {
 			sum = sum.Add(it.Total.Value())
 		}
-		if sum.Sub(inv.Totals.NetTotal.Value()).Abs().LessThanOrEqual(decimal.New(2, -2)) {
-			for i, it := range r.Items {
+		if sum.Sub(lineSum.Value()).Abs().LessThanOrEqual(decimal.New(2, -2)) {
+			for i, it := range items {
 				q := it.Quantity
 				if !q.Valid() {
 					q = einvoice.MustDecimal("1")

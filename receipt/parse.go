@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,12 +41,14 @@ func parse(text string, now time.Time) (*Result, *parser) {
 	p := &parser{lines: lines, lower: lower, now: now}
 	r := &Result{Text: text, VAT: []VATLine{}, Items: []Item{}, Checks: []Check{}, Quality: Quality{Hints: []string{}}}
 	r.Data.Currency = p.currency()
-	r.VAT = p.vatBreakdown()
+	var partial []partialVAT
+	r.VAT, partial = p.vatBreakdown()
 	gross, gconf, totalLine := p.total(r.VAT)
 	if gconf > 0 {
 		r.Data.Gross = money(gross)
 		r.Confidence.Gross = gconf
 	}
+	completeVAT(r, partial, tableRates(p.language()))
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
 	r.Data.Reference = p.reference()
@@ -285,42 +288,244 @@ func hasLetters(s string, n int) bool {
 // A VAT rate: 19%, 7,00 %, 19.0%; OCR sometimes sets a space after the comma.
 var rateRE = regexp.MustCompile(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 
+// vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
+// MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
+var (
+	vatHeaderTaxRE  = regexp.MustCompile(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
+	vatHeaderColsRE = regexp.MustCompile(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
+)
+
+// netWordRE starts the net's own line under a VAT line.
+var netWordRE = regexp.MustCompile(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto)`)
+
+// partialVAT is a line with a rate whose amounts did not fit together (OCR misread one):
+// the total may complete it.
+type partialVAT struct {
+	rate    decimal.Decimal
+	amounts []decimal.Decimal
+	code    string
+}
+
 // vatBreakdown reads the VAT table: each line with a rate and amounts whose figures fit
-// together (net + VAT = gross, VAT = net × rate) gives one rate's line.
-func (p *parser) vatBreakdown() []VATLine {
+// together (net + VAT = gross, VAT = net × rate) gives one rate's line. OCR often misreads a
+// rate (13 % for 19 %) or loses it: a line in a VAT table (up to four lines under a header
+// naming its columns) whose three amounts fit one of the country's rates gets that rate.
+// Lines with a rate whose amounts do not fit are kept apart for completeVAT.
+func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 	out := []VATLine{}
+	var partial []partialVAT
 	seen := map[string]bool{}
-	for _, l := range p.lines {
-		m := rateRE.FindStringSubmatchIndex(l)
-		if m == nil {
+	rates := tableRates(p.language())
+	header := -10
+	for i, l := range p.lines {
+		low := p.lower[i]
+		if len(amounts(l)) == 0 && vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low) {
+			header = i
 			continue
 		}
-		rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
-		if err != nil || !plausibleRate(rate) {
+		inTable := i-header <= 6
+		var printed decimal.Decimal
+		hasRate, rest, code := false, l, ""
+		if m := rateRE.FindStringSubmatchIndex(l); m != nil {
+			rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+			if err == nil && plausibleRate(rate) {
+				printed, hasRate, rest = decimal.RequireFromString(rate.String()), true, l[m[1]:] // 19,00 % is 19
+				code = rateCode(l[:m[0]])
+			} else if err == nil {
+				rest = l[m[1]:] // a misread rate is no amount
+			}
+		}
+		if !hasRate && !inTable {
 			continue
 		}
-		rate = decimal.RequireFromString(rate.String()) // 19,00 % is 19
 		var as []decimal.Decimal
-		for _, a := range amounts(l[m[1]:]) {
+		for _, a := range amounts(rest) {
 			as = append(as, a.v.Abs())
 		}
-		line, ok := fitVAT(rate, as)
+		if !hasRate && inTable {
+			// An invoice's table names the rate in its header ("Steuersatz [%]") and prints
+			// it bare in its rows ("Umsatzsteuer (S)   275,00   7   19,25").
+			if rate, ok := bareRate(rest); ok {
+				printed, hasRate = rate, true
+			}
+		}
+		line, ok := VATLine{}, false
+		if hasRate {
+			line, ok = fitVAT(printed, as)
+			if !ok && len(as) < 3 && i+1 < len(p.lines) && netWordRE.MatchString(p.lower[i+1]) {
+				// "incl. 19,00 % MwSt 15,95" over "Netto-Warenwert 83,91" (MediaMarkt,
+				// Saturn): the net on the line below.
+				for _, a := range amounts(p.lines[i+1]) {
+					as = append(as, a.v.Abs())
+				}
+				line, ok = fitVAT(printed, as)
+			}
+		}
+		for _, r := range rates {
+			if ok {
+				break
+			}
+			line, ok = fitTriple(r, as)
+		}
 		if !ok {
+			if len(as) > 0 {
+				partial = append(partial, partialVAT{rate: printed, amounts: as, code: code})
+			}
 			continue
 		}
-		if code := strings.TrimSpace(l[:m[0]]); len(code) == 1 && unicode.IsLetter(rune(code[0])) {
-			line.Code = code
-		} else if len(code) == 2 && code[0] >= 'A' && code[0] <= 'D' {
-			line.Code = code[:1]
+		if negative(amounts(rest)) {
+			// A credit note's table: every figure negative.
+			line.Net, line.VAT, line.Gross = neg(line.Net), neg(line.VAT), neg(line.Gross)
 		}
-		k := rate.String()
+		if code == "" && !hasRate {
+			code = rateCode(l)
+		}
+		line.Code = code
+		k := line.Rate.Value().String()
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		out = append(out, line)
 	}
+	return out, partial
+}
+
+// bareRateRE is a number standing alone in a table row: not an amount (two decimals after
+// the separator), a date or part of a longer figure.
+var bareRateRE = regexp.MustCompile(`(?:^|\s)(\d{1,2}(?:[.,]\d)?)(?:\s|$)`)
+
+// bareRate is the one plausible rate a table row prints without a per cent sign.
+func bareRate(l string) (decimal.Decimal, bool) {
+	var found []decimal.Decimal
+	for _, m := range bareRateRE.FindAllStringSubmatch(l, -1) {
+		r, err := decimal.NewFromString(strings.ReplaceAll(m[1], ",", "."))
+		if err == nil && r.Sign() >= 0 && plausibleRate(r) {
+			found = append(found, decimal.RequireFromString(r.String()))
+		}
+	}
+	if len(found) != 1 {
+		return decimal.Decimal{}, false
+	}
+	return found[0], true
+}
+
+// negative: a line's amounts are all below zero.
+func negative(as []amount) bool {
+	for _, a := range as {
+		if a.v.Sign() >= 0 {
+			return false
+		}
+	}
+	return len(as) > 0
+}
+
+func neg(d einvoice.Decimal) einvoice.Decimal {
+	if !d.Valid() {
+		return d
+	}
+	return einvoice.NewDecimal(d.Value().Neg())
+}
+
+// rateCode is the receipt's letter for a rate at the start of a VAT line ("A 7 %", "B1 19 %").
+func rateCode(s string) string {
+	code := strings.TrimSpace(s)
+	if f := strings.Fields(code); len(f) > 0 {
+		code = f[0]
+	}
+	switch {
+	case len(code) == 1 && unicode.IsLetter(rune(code[0])):
+		return strings.ToUpper(code)
+	case len(code) == 2 && code[0] >= 'A' && code[0] <= 'D':
+		return code[:1]
+	}
+	return ""
+}
+
+// tableRates are the rates a VAT line without a readable rate is tried at: those of the
+// country the receipt's language suggests (Germany's when unknown), zero left out.
+func tableRates(lang string) []decimal.Decimal {
+	country := countryOfLang[lang]
+	if country == "" || country == "GB" {
+		country = "DE"
+	}
+	var out []decimal.Decimal
+	for _, r := range vatRates[country] {
+		if r != "0" {
+			out = append(out, decimal.RequireFromString(r))
+		}
+	}
 	return out
+}
+
+// fitTriple finds net, VAT and gross among a line's amounts at rate: all three are needed
+// when the rate was not read, two amounts fitting a guessed rate being too weak a sign.
+func fitTriple(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
+	if len(as) < 3 {
+		return VATLine{}, false
+	}
+	line, ok := fitVAT(rate, as)
+	return line, ok && line.Gross.Valid() && slices.ContainsFunc(as, func(a decimal.Decimal) bool { return a.Equal(line.Gross.Value()) })
+}
+
+// completeVAT completes the breakdown with the total as the missing figure. When the lines
+// read do not add up to the total, the difference is the gross of a rate OCR misread: a line
+// kept apart (a rate whose amounts did not fit, or a table line without a readable rate)
+// completes it when one of its amounts is that gross at its printed rate, or is the net or
+// VAT that, with the difference, fits a rate to the cent.
+func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
+	if !r.Data.Gross.Valid() || len(partial) == 0 {
+		return
+	}
+	cent := decimal.New(1, -2)
+	for range partial {
+		rem := r.Data.Gross.Value()
+		used := map[string]bool{}
+		for _, l := range r.VAT {
+			rem = rem.Sub(l.Gross.Value())
+			used[l.Rate.Value().String()] = true
+		}
+		if rem.Sign() <= 0 {
+			return
+		}
+		line, ok := VATLine{}, false
+	search:
+		for _, pv := range partial {
+			try := []decimal.Decimal{}
+			if !pv.rate.IsZero() {
+				try = append(try, pv.rate)
+			}
+			try = append(try, rates...)
+			for _, rate := range try {
+				if used[rate.String()] {
+					continue
+				}
+				vatOf := func(gross decimal.Decimal) decimal.Decimal {
+					return gross.Mul(rate).Div(rate.Add(decimal.NewFromInt(100))).Round(2)
+				}
+				for _, a := range pv.amounts {
+					switch {
+					case a.Equal(rem) && rate.Equal(pv.rate): // the gross, at the rate printed
+						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(rem.Sub(vatOf(rem))), VAT: money(vatOf(rem)), Gross: money(rem)}, true
+					case a.LessThan(rem) && vatOf(rem).Sub(rem.Sub(a)).Abs().LessThanOrEqual(cent): // the net
+						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(a), VAT: money(rem.Sub(a)), Gross: money(rem)}, true
+					case a.LessThan(rem) && a.Sign() > 0 && vatOf(rem).Sub(a).Abs().LessThanOrEqual(cent) &&
+						(rate.Equal(pv.rate) || slices.ContainsFunc(pv.amounts, func(b decimal.Decimal) bool { return b.Equal(rem.Sub(a)) })):
+						// the VAT, at the rate printed or with the net beside it
+						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(rem.Sub(a)), VAT: money(a), Gross: money(rem)}, true
+					}
+					if ok {
+						line.Code = pv.code
+						break search
+					}
+				}
+			}
+		}
+		if !ok {
+			return
+		}
+		r.VAT = append(r.VAT, line)
+	}
 }
 
 func orZero(s string, a, b int) string {
@@ -359,7 +564,7 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 				if k == i || k == j {
 					continue
 				}
-				if net, vat, gross := as[i], as[j], as[k]; fits(net, vat) && net.Add(vat).Sub(gross).Abs().LessThanOrEqual(cent) {
+				if net, vat, gross := as[i], as[j], as[k]; fits(net, vat) && net.Add(vat).Equal(gross) { // a till prints net as gross less VAT
 					line.Net, line.VAT, line.Gross = money(net), money(vat), money(gross)
 					return line, true
 				}
@@ -373,7 +578,7 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 			}
 			a, b := as[i], as[j]
 			switch {
-			case fits(a, b) && b.Sign() > 0: // net, VAT
+			case fits(a, b) && (b.Sign() > 0 || rate.IsZero()): // net, VAT (none at 0 %)
 				line.Net, line.VAT, line.Gross = money(a), money(b), money(a.Add(b))
 				return line, true
 			case b.GreaterThan(a) && fits(b.Sub(a), a) && a.Sign() > 0: // VAT, gross

@@ -98,7 +98,16 @@ type Quality struct {
 	Sharpness  float64  `json:"sharpness,omitempty" doc:"Variance of the Laplacian of the grey image; low is blurred."`
 	Rotated    int      `json:"rotated,omitempty" doc:"Degrees the image was turned clockwise to be upright."`
 	Deskewed   float64  `json:"deskewed,omitempty" doc:"Degrees the image was straightened by."`
+	Paper      *Box     `json:"paper,omitempty" doc:"Where the receipt lies on a larger scan or photo; it was cut out of the image before it was read, and the other figures are the cut-out's."`
 	Hints      []string `json:"hints" enum:"TOO_DARK,TOO_BRIGHT,LOW_CONTRAST,BLURRED,LOW_RESOLUTION,CUT_OFF,LOW_OCR_CONFIDENCE" doc:"Problems found; empty when the image is fine."`
+}
+
+// Box is a rectangle on an image, in pixels from its top left corner.
+type Box struct {
+	X      int `json:"x"`
+	Y      int `json:"y"`
+	Width  int `json:"width"`
+	Height int `json:"height"`
 }
 
 // Confidence is how sure the extraction is of each field, 0 to 1.
@@ -144,25 +153,27 @@ type LLMInfo struct {
 
 // Result is a receipt extraction: the ReceiptExtractionResult of the API.
 type Result struct {
-	Success    bool       `json:"success"`
-	Error      string     `json:"error,omitempty" doc:"Why the extraction failed; the other fields are then partial or empty."`
-	Filename   string     `json:"filename,omitempty" example:"beleg.jpg"`
-	Data       Data       `json:"data"`
-	Issuer     Issuer     `json:"issuerDetails"`
-	VAT        []VATLine  `json:"vatBreakdown"`
-	Items      []Item     `json:"items"`
-	Details    Details    `json:"details"`
-	Accounts   Accounts   `json:"accounts"`
-	Language   string     `json:"language,omitempty" doc:"ISO 639-1 code of the receipt's language." example:"de"`
-	Country    string     `json:"country,omitempty" doc:"ISO 3166-1 code of the issuer's country." example:"DE"`
-	Checks     []Check    `json:"checks"`
-	Quality    Quality    `json:"quality"`
-	Confidence Confidence `json:"confidence"`
-	Source     string     `json:"source" enum:"PDF_TEXT,OCR,LLM" doc:"Where the figures come from."`
-	LLM        LLMInfo    `json:"llm"`
-	OCR        float64    `json:"ocrConfidence,omitempty" doc:"Tesseract's mean word confidence, 0–100."`
-	Text       string     `json:"text" doc:"The text the rules read (PDF text or OCR)."`
-	DurationMs int64      `json:"durationMs"`
+	Success    bool               `json:"success"`
+	Error      string             `json:"error,omitempty" doc:"Why the extraction failed; the other fields are then partial or empty."`
+	Filename   string             `json:"filename,omitempty" example:"beleg.jpg"`
+	Data       Data               `json:"data"`
+	Issuer     Issuer             `json:"issuerDetails"`
+	VAT        []VATLine          `json:"vatBreakdown"`
+	Items      []Item             `json:"items"`
+	Details    Details            `json:"details"`
+	Accounts   Accounts           `json:"accounts"`
+	Language   string             `json:"language,omitempty" doc:"ISO 639-1 code of the receipt's language." example:"de"`
+	Country    string             `json:"country,omitempty" doc:"ISO 3166-1 code of the issuer's country." example:"DE"`
+	Checks     []Check            `json:"checks"`
+	Quality    Quality            `json:"quality"`
+	Confidence Confidence         `json:"confidence"`
+	Fields     []einvoice.Reading `json:"fields" doc:"How each field found was read: its source and confidence."`
+	Uncertain  []einvoice.Reading `json:"uncertainFields" doc:"The fields found but not certain (failed a cross-check or read with confidence under 0.6), with the reason: check these before booking."`
+	Source     string             `json:"source" enum:"PDF_TEXT,OCR,LLM" doc:"Where the figures come from."`
+	LLM        LLMInfo            `json:"llm"`
+	OCR        float64            `json:"ocrConfidence,omitempty" doc:"Tesseract's mean word confidence, 0–100."`
+	Text       string             `json:"text" doc:"The text the rules read (PDF text or OCR)."`
+	DurationMs int64              `json:"durationMs"`
 
 	// Image is the receipt as a browser shows it (the upload, or its rendered first page),
 	// for the expense report.

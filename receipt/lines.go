@@ -1,0 +1,170 @@
+package receipt
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+// An invoice's line table: a header naming a quantity column and a price or amount column,
+// and under it the rows that print a quantity, a unit price and a line amount.
+var (
+	lineHeadQtyRE   = regexp.MustCompile(`(?i)\b(?:menge|anzahl|qty|quantity|quantité|qté|stück|anz\.?)\b`)
+	lineHeadPriceRE = regexp.MustCompile(`(?i)(?:preis|price|prix|betrag|amount|montant|total|summe)`)
+	lineEndRE       = regexp.MustCompile(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
+	// A number as a table prints it: 1.234,56 / 1,234.56 / 9,9000 / 20 / 0.5.
+	numberRE = regexp.MustCompile(`-?\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|-?\d+(?:[.,]\d+)?`)
+	// Units a quantity is followed by, and words that are no part of a description.
+	unitRE = regexp.MustCompile(`(?i)^(?:stk|st|stück|pcs|pc|piece|pieces|h|std|stunden?|hours?|tage?|days?|kg|g|l|m|m²|m2|m³|km|x|psch|pauschal|set|einheit|unit|ea|c62|h87)\.?$`)
+)
+
+// tableLines reads an invoice's line table: each row whose quantity × unit price is its line
+// amount (to the cent, after the price's rounding) is one line; the description is the row's
+// text. A row whose figures do not fit is no line: a wrong line makes a wrong invoice.
+func tableLines(lines []string, decimalComma bool) []Item {
+	var out []Item
+	in := false
+	for i, l := range lines {
+		if !in {
+			in = lineHeadQtyRE.MatchString(l) && lineHeadPriceRE.MatchString(l) && len(amounts(l)) == 0
+			continue
+		}
+		if lineEndRE.MatchString(l) {
+			if len(out) > 0 {
+				break
+			}
+			in = false
+			continue
+		}
+		if it, ok := tableRow(l, decimalComma); ok {
+			if it.Description == "" {
+				it.Description = nameBelow(lines[i+1 : min(len(lines), i+5)])
+			}
+			if it.Description != "" {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// tableRow finds quantity, unit price and amount among a row's numbers, in the order the
+// row prints them (price before quantity or after), the amount last of the three.
+func tableRow(l string, decimalComma bool) (Item, bool) {
+	type num struct {
+		v          decimal.Decimal
+		start, end int
+		twoPlaces  bool
+		places     int
+	}
+	var ns []num
+	for _, m := range numberRE.FindAllStringIndex(l, -1) {
+		// Part of a word or a code (GTIN, "A4", "KR3M"): no figure of the table.
+		if m[0] > 0 && (unicode.IsLetter(rune(l[m[0]-1])) || l[m[0]-1] == '-' || l[m[0]-1] == '/') {
+			continue
+		}
+		if m[1] < len(l) && (unicode.IsLetter(rune(l[m[1]])) && l[m[1]] != 'x' || l[m[1]] == '%') {
+			continue // "3m" in a name, "19%" the rate column
+		}
+		v, places, ok := parseNumber(l[m[0]:m[1]], decimalComma)
+		if !ok {
+			continue
+		}
+		ns = append(ns, num{v, m[0], m[1], places == 2, places})
+	}
+	cent := decimal.New(1, -2)
+	for k := len(ns) - 1; k >= 2; k-- {
+		a := ns[k]
+		if !a.twoPlaces || a.v.IsZero() {
+			continue
+		}
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				if i == j {
+					continue
+				}
+				q, p := ns[i], ns[j]
+				if q.v.Sign() == 0 || p.v.Sign() <= 0 || q.v.Abs().GreaterThan(decimal.NewFromInt(1_000_000)) || p.v.GreaterThan(decimal.NewFromInt(100_000_000)) {
+					continue
+				}
+				if q.v.Mul(p.v).Sub(a.v).Abs().GreaterThan(cent) {
+					continue
+				}
+				if q.v.Equal(a.v) || p.v.Equal(a.v) && !q.v.Equal(decimal.NewFromInt(1)) {
+					continue
+				}
+				desc := description(l[:min(q.start, p.start)])
+				if q.places > p.places || q.places == p.places && q.start > p.start {
+					continue // the quantity is the figure with fewer decimals, else the first
+				}
+				return Item{Description: desc, Quantity: einvoice.NewDecimal(q.v), UnitPrice: einvoice.NewDecimal(p.v), Total: money(a.v)}, true
+			}
+		}
+	}
+	return Item{}, false
+}
+
+// nameBelow is the item name a row without one prints on the lines under it (after article
+// numbers and labelled references): the first line of words.
+func nameBelow(lines []string) string {
+	for _, l := range lines {
+		if len(numberRE.FindAllString(l, -1)) > 1 || strings.Contains(l, ":") || !hasLetters(l, 4) {
+			continue
+		}
+		if d := description(l); hasLetters(d, 4) {
+			return d
+		}
+	}
+	return ""
+}
+
+// description is a row's text before its figures: the position number, article codes with
+// their labels and unit words left out.
+func description(s string) string {
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if unitRE.MatchString(w) || strings.HasSuffix(w, ":") || !hasLetters(w, 1) && len(words) == 0 {
+			continue
+		}
+		words = append(words, w)
+	}
+	return strings.TrimSpace(strings.Join(words, " "))
+}
+
+// parseNumber reads a table number with the document's decimal separator; places is the
+// number of decimals.
+func parseNumber(s string, decimalComma bool) (decimal.Decimal, int, bool) {
+	dec, group := ",", "."
+	if !decimalComma {
+		dec, group = ".", ","
+	}
+	s = strings.ReplaceAll(s, group, "")
+	places := 0
+	if i := strings.Index(s, dec); i >= 0 {
+		places = len(s) - i - 1
+		s = s[:i] + "." + s[i+1:]
+	}
+	v, err := decimal.NewFromString(s)
+	return v, places, err == nil
+}
+
+// decimalComma: the text writes amounts with a decimal comma (1.234,56) more often than with
+// a point (dates, which amounts leaves out, would count as points).
+func decimalComma(lines []string) bool {
+	comma, point := 0, 0
+	for _, l := range lines {
+		for _, a := range amounts(l) {
+			switch sep := strings.TrimRight(l[a.start:a.end-2], " "); sep[len(sep)-1] {
+			case ',':
+				comma++
+			case '.':
+				point++
+			}
+		}
+	}
+	return comma >= point
+}
