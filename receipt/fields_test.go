@@ -1,0 +1,105 @@
+package receipt
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+func reading(rs []einvoice.Reading, path string) (einvoice.Reading, bool) {
+	for _, r := range rs {
+		if r.Path == path {
+			return r, true
+		}
+	}
+	return einvoice.Reading{}, false
+}
+
+// TestReceiptReadings: every field found is listed with its source; a total whose VAT
+// breakdown adds up is confirmed, one that a check contradicts is uncertain with the check's
+// words, and so is a date in the future.
+func TestReceiptReadings(t *testing.T) {
+	r := Parse("ALDI\nZU ZAHLEN 24,23\nMWST Netto MWST-BETRAG BRUTTO\nC 7,00% 17,33 1,21 18,54\nD 19,00% 4,78 0,91 5,69\n02.03.2020 09:48\n", now)
+	finish(r, now)
+	finishReadings(r, "OCR", nil)
+	g, ok := reading(r.Fields, "data.gross")
+	if !ok || g.BT != "BT-112" || g.Source != "OCR" || g.Confidence < 0.9 {
+		t.Errorf("gross reading %+v", g)
+	}
+	if len(r.Uncertain) != 0 {
+		t.Errorf("uncertain %+v", r.Uncertain)
+	}
+	if _, ok := reading(r.Fields, "data.issuer"); !ok {
+		t.Errorf("no issuer reading in %+v", r.Fields)
+	}
+
+	// The breakdown adds up to 24.23, the total read is 25.23: both uncertain.
+	r = Parse("ALDI\nSUMME 25,23\nMWST Netto MWST-BETRAG BRUTTO\nC 7,00% 17,33 1,21 18,54\nD 19,00% 4,78 0,91 5,69\n02.03.2029\n", now)
+	finish(r, now)
+	finishReadings(r, "OCR", nil)
+	for _, path := range []string{"data.gross", "vatBreakdown", "data.date"} {
+		u, ok := reading(r.Uncertain, path)
+		if !ok || u.Reason == "" || u.Confidence >= einvoice.Uncertain {
+			t.Errorf("%s not uncertain: %+v in %+v", path, u, r.Uncertain)
+		}
+	}
+	if u, _ := reading(r.Uncertain, "data.date"); !strings.Contains(u.Reason, "future") {
+		t.Errorf("date reason %q", u.Reason)
+	}
+}
+
+// TestInvoiceReadings: cross-checks of an invoice read from text. The invoice text of
+// TestParseInvoice is consistent but for its sample VAT identifier, whose check digit is
+// wrong; a gross that disagrees with net + VAT makes all three uncertain; an invoice without
+// a currency printed has EUR assumed, and says so.
+func TestInvoiceReadings(t *testing.T) {
+	res := &InvoiceResult{Invoice: ParseInvoice(invoiceText, now), Text: invoiceText}
+	complete(res.Invoice)
+	invoiceReadings(res, "PDF_TEXT", now, nil)
+	var unsure []string
+	for _, u := range res.Uncertain {
+		unsure = append(unsure, u.Path)
+	}
+	if strings.Join(unsure, " ") != "invoice.seller.vatId" {
+		t.Errorf("uncertain %v, want only the VAT identifier (DE123456789's check digit is wrong)", unsure)
+	}
+	if n, ok := reading(res.Fields, "invoice.totals.netTotal"); !ok || n.Confidence < 0.9 || n.Source != "PDF_TEXT" {
+		t.Errorf("net %+v", n)
+	}
+	if f := vatID("x", "DE 814 689 550"); f.conf < 0.9 {
+		t.Errorf("a valid German VAT identifier: %+v", f)
+	}
+
+	text := strings.Replace(strings.Replace(invoiceText, "Gesamtbetrag 714,00 EUR", "Gesamtbetrag 741,00", 1), "Nettobetrag 600,00 EUR", "Nettobetrag 600,00", 1)
+	res = &InvoiceResult{Invoice: ParseInvoice(text, now), Text: text}
+	complete(res.Invoice)
+	invoiceReadings(res, "OCR", now, nil)
+	for _, path := range []string{"invoice.totals.grossTotal", "invoice.totals.netTotal", "invoice.totals.vatTotal"} {
+		if u, ok := reading(res.Uncertain, path); !ok || !strings.Contains(u.Reason, "not the gross") {
+			t.Errorf("%s: %+v", path, u)
+		}
+	}
+	if u, ok := reading(res.Uncertain, "invoice.currency"); !ok || !strings.Contains(u.Reason, "assumed") {
+		t.Errorf("currency %+v", u)
+	}
+
+	// What the embedded XML says is exact.
+	res = &InvoiceResult{Invoice: ParseInvoice(invoiceText, now), Text: invoiceText}
+	invoiceReadings(res, "EMBEDDED_XML", now, nil)
+	if len(res.Uncertain) != 0 || res.Fields[0].Confidence != 1 || res.Fields[0].Source != "EMBEDDED_XML" {
+		t.Errorf("embedded: %+v %+v", res.Fields[0], res.Uncertain)
+	}
+
+	// A value the model changed is the model's.
+	res = &InvoiceResult{Invoice: ParseInvoice(invoiceText, now), Text: invoiceText}
+	before := values(invoiceFields(res.Invoice, invoiceText, now))
+	res.Invoice.Number = "RE-2026-0043"
+	invoiceReadings(res, "PDF_TEXT", now, before)
+	if n, _ := reading(res.Fields, "invoice.number"); n.Source != "LLM" {
+		t.Errorf("number changed by the model: %+v", n)
+	}
+	if d, _ := reading(res.Fields, "invoice.issueDate"); d.Source != "PDF_TEXT" {
+		t.Errorf("issue date kept: %+v", d)
+	}
+}

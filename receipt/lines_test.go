@@ -1,0 +1,58 @@
+package receipt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestTableLines: a line table as the e-invoice viewers and invoicing programs print it.
+// A row whose quantity × price is its amount is a line (price rounded to four places
+// allowed); its name may stand below it; a row whose figures disagree is none.
+func TestTableLines(t *testing.T) {
+	text := `Positionsdaten
+   Pos   Referenzen     Beschreibung            Nettopreis     Menge Einheit     Steuersatz   Nettobetrag
+         Art-Nr-Kunde:  Kunstrasen grün 3m          3,3333         3 m²              19%          10,00
+         Art-Nr-Lieferant: KR3M breit
+   2                    Schweinesteak               5,5000         5 kg               7%          27,50
+   3     GTIN: 4012345001235                        9,90          20 Stk             19%         198,00
+         4012345001235 (GTIN) Unsere Art.-Nr.:
+         TB100A4
+         Trennblätter A4
+   4                    Stadtfahrt - 2,00 Euro je   2,00           6 km               7%          13,00
+Umsatzsteueraufschlüsselung
+Summe 248,50`
+	_, p := parse(text, now)
+	var got []string
+	for _, it := range tableLines(p.lines, decimalComma(p.lines)) {
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s", it.Description, it.Quantity, it.UnitPrice, it.Total))
+	}
+	want := "Kunstrasen grün 3m|3|3.3333|10.00 Schweinesteak|5|5.5000|27.50 Trennblätter A4|20|9.90|198.00"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
+	}
+	// Points as decimal separators, an English header.
+	_, p = parse("Description   Qty   Unit price   Amount\nConsulting   2   1,200.00   2,400.00\nTotal 2,400.00", now)
+	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 1 || items[0].Total.String() != "2400.00" || items[0].Quantity.String() != "2" {
+		t.Errorf("English table: %+v", items)
+	}
+}
+
+// TestInvoiceLinesSumToLineTotal: with an allowance on the document the lines add up to the
+// printed line total, not to the net, and are taken.
+func TestInvoiceLinesSumToLineTotal(t *testing.T) {
+	inv := ParseInvoice(`Lieferant GmbH
+Lieferantenstraße 20
+80333 München
+Rechnungsnummer: 471102
+Pos  Beschreibung   Nettopreis   Menge Einheit   Nettobetrag
+1    Trennblätter A4   9,90   20 Stk   198,00
+2    Joghurt Banane    5,50   50 Stk   275,00
+Positionssumme 473,00
+Gesamtbetrag der Abschläge -10,00
+Rechnungssumme ohne USt. 463,00
+Bruttosumme 531,18`, now)
+	if len(inv.Lines) != 2 || inv.Totals.LineTotal.String() != "473.00" || inv.Totals.NetTotal.String() != "463.00" {
+		t.Errorf("lines %d, line total %s, net %s", len(inv.Lines), inv.Totals.LineTotal, inv.Totals.NetTotal)
+	}
+}

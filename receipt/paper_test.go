@@ -1,0 +1,80 @@
+package receipt
+
+import (
+	"image"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/papierkram/papierkram/internal/flatbed"
+)
+
+// TestFindPaper: a corpus receipt placed on an A4 page (internal/flatbed) is found on every
+// background that differs from paper, with its whole box and little more; on a light lid it
+// may stay unfound, but is never cut. A cropped scan and a text page are left whole.
+func TestFindPaper(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scans, "*.jpg"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	placed := 0
+	for _, f := range files[:12] {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := decodeImage(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := findPaper(g); ok {
+			t.Errorf("%s: a cropped scan is cut to %v of %v", filepath.Base(f), r, g.Rect)
+		}
+		for _, seed := range []string{f, f + "/2"} {
+			page, at, err := flatbed.Place(data, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pg, err := decodeImage(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, ok := findPaper(pg)
+			bg := flatbed.Background(seed)
+			switch {
+			case !ok && bg < 200:
+				t.Errorf("%s on background %d: the receipt at %v is not found", filepath.Base(f), bg, at)
+			case !ok:
+				// A receipt on a light lid: read on the page as it is.
+			case area(r.Intersect(at)) < area(at)*97/100:
+				t.Errorf("%s on background %d: box %v cuts the receipt at %v", filepath.Base(f), bg, r, at)
+			case area(r) > area(at)*120/100:
+				t.Errorf("%s on background %d: box %v is much larger than the receipt at %v", filepath.Base(f), bg, r, at)
+			default:
+				placed++
+			}
+		}
+	}
+	if placed < 12 {
+		t.Errorf("only %d of 24 placed receipts cut out", placed)
+	}
+	// A white page with text (an invoice's scan) is paper all over.
+	page := image.NewGray(image.Rect(0, 0, 1240, 1754))
+	for i := range page.Pix {
+		page.Pix[i] = 250
+	}
+	for y := 200; y < 1500; y += 40 {
+		for x := 150; x < 1100; x++ {
+			for dy := range 12 {
+				if (x/9)%3 != 0 {
+					page.Pix[(y+dy)*page.Stride+x] = 30
+				}
+			}
+		}
+	}
+	if r, ok := findPaper(page); ok {
+		t.Errorf("a text page is cut to %v", r)
+	}
+}
+
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }

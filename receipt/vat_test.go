@@ -1,0 +1,64 @@
+package receipt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestVATLayouts: VAT tables as receipts and invoices print them and as OCR reads them. Each
+// text is a receipt's (or an invoice's) VAT part with its total; want is the breakdown,
+// rate:net/vat/gross per line.
+func TestVATLayouts(t *testing.T) {
+	for name, c := range map[string]struct{ text, want string }{
+		"rate misread (13 % for 19 %)": {
+			"Kreditkarte EUR 19,90\nTyp Netto MwSt Brutto\n13% 16,72 3.18 19,90\n",
+			"19:16.72/3.18/19.90"},
+		"table row without a rate, gross misread": {
+			"zu zahlen 7,16\nMWST% MWST + Netto = Brutto\nAa 0,47 6,69 TG\nSUMING 0,47 6,69 7.18\n",
+			"7:6.69/0.47/7.16"},
+		"second rate from the total": {
+			"ZU ZAHLEN 24,23\nMWST Netto MWST-BETRAG BRUTTO\nC 7,00% 1433 52 18,54\nD 19,00% 4,78 0,91 5,69\n",
+			"19:4.78/0.91/5.69 7:17.33/1.21/18.54"},
+		"VAT misread, net and the total fit": {
+			"SUMME EUR 48,77\nMWST-CODE NETTO-Entgelt MWST-Betrag\n19.00 % 40. 98 1.79\n",
+			"19:40.98/7.79/48.77"},
+		"two-line layout (MediaMarkt, Saturn)": {
+			"GIROCARD 99,86\nIncl. 19,00% Mwst (c) 15,95\nNetto-Warenwert (b) 83,91\n",
+			"19:83.91/15.95/99.86"},
+		"invoice table, bare rates": {
+			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Zu-/Abschlag   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
+				"Umsatzsteuer (S)      275,00      7      19,25\nUmsatzsteuer (S)     198,00     19     37,62\nBruttosumme 529,87\n",
+			"7:275.00/19.25/294.25 19:198.00/37.62/235.62"},
+		"credit note": {
+			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
+				"Umsatzsteuer (S)      -4,85      19      -0,92\nBruttosumme -5,77\n",
+			"19:-4.85/-0.92/-5.77"},
+		"exempt row": {
+			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
+				"innergemeinschaftliche      2.000,00      0      0,00\nBruttosumme 2.000,00\n",
+			"0:2000.00/0.00/2000.00"},
+		// Two amounts whose ratio happens to be a rate, outside any VAT table: no line.
+		"no table": {
+			"Pfand 0,25\nBanane 1,32\nSumme 1,57\n",
+			""},
+	} {
+		r := Parse(c.text, now)
+		var got []string
+		for _, l := range r.VAT {
+			got = append(got, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: got %q, want %q", name, g, c.want)
+		}
+	}
+}
+
+// TestBreakdownDecidesTotal: the card slip's total misread (26,81 for 28,81); the VAT table,
+// completed, adds up to the receipt's SUMME, which is the total.
+func TestBreakdownDecidesTotal(t *testing.T) {
+	r := Parse("Marktkauf\nSUMME EUR 28,81\nMastercard EUR 26,81\nMastercard 26,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\n", now)
+	if r.Data.Gross.String() != "28.81" || len(r.VAT) != 2 {
+		t.Errorf("total %s, breakdown %+v", r.Data.Gross, r.VAT)
+	}
+}
