@@ -55,29 +55,8 @@ func newExtractor(t testing.TB) *Extractor {
 // TestCorpusAccuracy runs the offline pipeline (real Tesseract) over the 26 scanned German
 // receipts and reports per field how many it gets right.
 func TestCorpusAccuracy(t *testing.T) {
-	e := newExtractor(t)
 	cases := corpus(t)
-	results := make([]*Result, len(cases))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, c := range cases {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			data, err := os.ReadFile(c.file)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			r, err := e.Extract(t.Context(), data, filepath.Base(c.file))
-			if err != nil {
-				t.Errorf("%s: %v", c.file, err)
-				return
-			}
-			results[i] = r
-		})
-	}
-	wg.Wait()
+	results := extractAll(t, cases, nil)
 	var total, date, issuer int
 	for i, c := range cases {
 		r := results[i]
@@ -106,6 +85,33 @@ func TestCorpusAccuracy(t *testing.T) {
 	if total < 24 || date < 21 || issuer < 23 {
 		t.Errorf("accuracy below the floors (total 24, date 21, issuer 23 of %d)", n)
 	}
+}
+
+// extractAll reads the cases through the whole pipeline, two at a time (the machine's
+// cores), each file first changed by scan when given; a file that fails is nil.
+func extractAll(t *testing.T, cases []truth, scan func([]byte, truth) ([]byte, error)) []*Result {
+	e := newExtractor(t)
+	results := make([]*Result, len(cases))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, c := range cases {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			data, err := os.ReadFile(c.file)
+			if err == nil && scan != nil {
+				data, err = scan(data, c)
+			}
+			if err == nil {
+				results[i], err = e.Extract(t.Context(), data, filepath.Base(c.file))
+			}
+			if err != nil {
+				t.Errorf("%s: %v", c.file, err)
+			}
+		})
+	}
+	wg.Wait()
+	return results
 }
 
 func pct(a, n int) float64 { return 100 * float64(a) / float64(n) }
@@ -139,36 +145,16 @@ func TestScannedPagesAreAllRead(t *testing.T) {
 // (internal/flatbed: every third corpus receipt on a dark, grey or light background), read
 // through the whole pipeline. bench/receiptcheck -flatbed measures all of them.
 func TestFlatbedAccuracy(t *testing.T) {
-	e := newExtractor(t)
 	var cases []truth
 	for i, c := range corpus(t) {
 		if i%3 == 0 {
 			cases = append(cases, c)
 		}
 	}
-	results := make([]*Result, len(cases))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, c := range cases {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			data, err := os.ReadFile(c.file)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			page, _, err := flatbed.Place(data, filepath.Base(c.file))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if results[i], err = e.Extract(t.Context(), page, filepath.Base(c.file)); err != nil {
-				t.Errorf("%s: %v", c.file, err)
-			}
-		})
-	}
-	wg.Wait()
+	results := extractAll(t, cases, func(data []byte, c truth) ([]byte, error) {
+		page, _, err := flatbed.Place(data, filepath.Base(c.file))
+		return page, err
+	})
 	total, date, cut := 0, 0, 0
 	for i, c := range cases {
 		r := results[i]

@@ -110,9 +110,9 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if err != nil {
 		return nil, err
 	}
-	r := Parse(text, e.now())
+	r, p := parse(text, e.now())
 	r.OCREngine = ocrEngine(src)
-	if src == "OCR" && e.Second != nil && (!confirmed(r) || r.Data.Date == "") {
+	if src == "OCR" && e.Second != nil && unsettled(r, p) {
 		e.secondReading(ctx, r, image)
 	}
 	r.Image = image
@@ -152,11 +152,29 @@ func ocrEngine(src string) string {
 // agree.
 func confirmed(r *Result) bool { return r.Data.Gross.Valid() && sums(r.VAT, r.Data.Gross.Value()) }
 
+// unsettled: Tesseract's text left something open that a second reading may settle: no
+// total, no date, or a VAT table the text shows (a rate, a table header) whose lines do not
+// add up to the total. A receipt that prints no VAT table (a DIY store's, a furniture
+// store's) is not read twice for it: the second reading would cost its time and find none.
+func unsettled(r *Result, p *parser) bool {
+	if !r.Data.Gross.Valid() || r.Data.Date == "" {
+		return true
+	}
+	if confirmed(r) {
+		return false
+	}
+	for _, l := range p.lower {
+		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // secondReading reads the prepared image with the second OCR engine, when Tesseract's text
-// leaves the total unconfirmed or has no date, and takes its figures where they are
-// confirmed and Tesseract's are not: its total and VAT breakdown when its
-// breakdown adds up to its total (or Tesseract found no total), its date and issuer where
-// Tesseract found none. Measured on the receipt scans (bench/receiptcheck): PaddleOCR reads
+// leaves something unsettled, and takes its figures where they are confirmed and
+// Tesseract's are not: its total and VAT breakdown when its breakdown adds up to its total
+// (or Tesseract found no total), its date and issuer where Tesseract found none. Measured on the receipt scans (bench/receiptcheck): PaddleOCR reads
 // totals and VAT tables better, dates and names worse, in twice the time, so it reads only
 // the receipts whose figures are open. Its failure leaves Tesseract's reading.
 func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {

@@ -122,6 +122,12 @@ func FuzzImage(f *testing.F) {
 		if g.Rect.Dx()*g.Rect.Dy() < 5_000_000 {
 			assess(g)
 			skew(g)
+			if r, ok := findPaper(g); ok {
+				if !r.In(g.Rect) || r.Empty() {
+					t.Errorf("paper %v outside the image %v", r, g.Rect)
+				}
+				crop(g, r)
+			}
 		}
 	})
 }

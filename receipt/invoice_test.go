@@ -75,6 +75,7 @@ func FuzzParseInvoice(f *testing.F) {
 		inv := ParseInvoice(text, now)
 		complete(inv)
 		Missing(inv)
+		readings(invoiceFields(inv, text, now), "OCR", nil)
 		if m, err := decodeInvoice([]byte(answer)); err == nil && m == nil {
 			t.Error("nil answer without error")
 		}

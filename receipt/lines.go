@@ -23,6 +23,9 @@ var (
 	unitRE = regexp.MustCompile(`(?i)^(?:stk|st|stück|pcs|pc|piece|pieces|h|std|stunden?|hours?|tage?|days?|kg|g|l|m|m²|m2|m³|km|x|psch|pauschal|set|einheit|unit|ea|c62|h87)\.?$`)
 )
 
+// maxRowNumbers bounds the numbers of a table row tried as quantity, price and amount.
+const maxRowNumbers = 12
+
 // tableLines reads an invoice's line table: each row whose quantity × unit price is its line
 // amount (to the cent, after the price's rounding) is one line; the description is the row's
 // text. A row whose figures do not fit is no line: a wrong line makes a wrong invoice.
@@ -80,6 +83,9 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 			continue
 		}
 		ns = append(ns, num{v, m[0], m[1], places == 2, places})
+	}
+	if len(ns) > maxRowNumbers {
+		ns = ns[len(ns)-maxRowNumbers:] // the figures stand at a row's end; the search is cubic
 	}
 	cent := decimal.New(1, -2)
 	for k := len(ns) - 1; k >= 2; k-- {

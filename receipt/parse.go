@@ -353,6 +353,10 @@ var (
 	vatHeaderColsRE = regexp.MustCompile(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
 )
 
+// maxVATAmounts bounds the amounts of a VAT line tried against each other (a table row
+// prints three or four; the search is cubic in them).
+const maxVATAmounts = 8
+
 // tableSumRE starts a VAT table's sum line ("Summe 2,33 17,44 19,77"), OCR's slips
 // included.
 var tableSumRE = regexp.MustCompile(`^\W*(?:summ|sum\b|total|gesamt)`)
@@ -404,6 +408,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 		for _, a := range amounts(rest) {
 			as = append(as, a.v.Abs())
 		}
+		as = as[:min(len(as), maxVATAmounts)]
 		if !hasRate && inTable {
 			// An invoice's table names the rate in its header ("Steuersatz [%]") and prints
 			// it bare in its rows ("Umsatzsteuer (S)   275,00   7   19,25").

@@ -155,11 +155,18 @@ func FuzzParse(f *testing.F) {
 	f.Add("ZU ZAHLEN EURO 24,23\nBAR 40,00\nRÜCKGELD 15,77\nC 7,00% 18,38 1,21 19,59")
 	f.Add("Datum: 15.04.202C 16:14\nSumme 1.234,56")
 	f.Add(strings.Repeat("9", 100) + ",99 % 99,99 %")
+	f.Add("SUMME 28,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\nIncl. 19,00% Mwst 1,00\nNetto 5,26")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Parse(s, now)
 		finish(r, now)
 		if r.Data.Gross.Valid() && r.Data.Gross.Value().Sign() < 0 {
 			t.Errorf("negative total %s", r.Data.Gross)
+		}
+		finishReadings(r, "OCR", nil)
+		for _, u := range r.Uncertain {
+			if u.Reason == "" || u.Confidence >= 0.6 {
+				t.Errorf("uncertain without a reason or with confidence: %+v", u)
+			}
 		}
 	})
 }

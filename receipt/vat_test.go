@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestVATLayouts: VAT tables as receipts and invoices print them and as OCR reads them. Each
@@ -60,5 +61,18 @@ func TestBreakdownDecidesTotal(t *testing.T) {
 	r := Parse("Marktkauf\nSUMME EUR 28,81\nMastercard EUR 26,81\nMastercard 26,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\n", now)
 	if r.Data.Gross.String() != "28.81" || len(r.VAT) != 2 {
 		t.Errorf("total %s, breakdown %+v", r.Data.Gross, r.VAT)
+	}
+}
+
+// TestLongLinesBounded: a hostile line of thousands of figures, under a VAT header and under
+// a line table's header, is read in bounded time.
+func TestLongLinesBounded(t *testing.T) {
+	row := strings.Repeat("1,00 2 0,50 ", 500)
+	text := "MwSt Netto Brutto\n19% " + row + "\nMenge Preis Betrag\n" + row + "\nSumme 1,00"
+	start := time.Now()
+	ParseInvoice(text, now)
+	Parse(text, now)
+	if d := time.Since(start); d > 20*time.Second { // 0.4 s here; without the bounds, minutes
+		t.Errorf("took %v", d)
 	}
 }
