@@ -181,9 +181,12 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 	}
 	seller := partyName("BT-27", "Seller name", "invoice.seller.name", inv.Seller.Name)
 	buyer := partyName("BT-44", "Buyer name", "invoice.buyer.name", inv.Buyer.Name)
-	iban := field{bt: "BT-84", name: "Payment account identifier", path: "invoice.payment.creditTransfers", conf: agreed} // check digits verified when read
+	iban := field{bt: "BT-84", name: "Payment account identifier", path: "invoice.payment.creditTransfers", conf: agreed}
 	if len(inv.Payment.CreditTransfers) > 0 {
 		iban.value = inv.Payment.CreditTransfers[0].AccountID
+		if !validIBAN(iban.value) {
+			iban.conf, iban.reason = contradicted, "the IBAN's check digits do not match (a digit misread?)"
+		}
 	}
 	return []field{
 		number, issue, currency, dueDate,

@@ -1,9 +1,11 @@
 package receipt
 
 import (
+	"cmp"
 	"context"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,8 +89,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 }
 
 var (
-	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it.
-	invNumberRE = regexp.MustCompile(`(?i)(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:\(\d{3}\)\s*)?nr\.?|invoice\s+(?:no\.?|number|#)|facture\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it, and
+	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
+	invNumberRE = regexp.MustCompile(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?nr\.?|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = regexp.MustCompile(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = regexp.MustCompile(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -188,8 +191,18 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 	if m := emailRE.FindString(all); m != "" {
 		inv.Seller.Contact.Email = m
 	}
-	for _, m := range ibanRE.FindAllStringSubmatch(all, -1) {
-		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) {
+	// The parties' own blocks, where the document has them, say it best.
+	seller, buyer := partyBlocks(strings.Split(text, "\n"))
+	seller.apply(&inv.Seller)
+	buyer.apply(&inv.Buyer)
+	// An IBAN whose check digits fit; else one labelled IBAN, which the readings then call
+	// uncertain (a digit misread, or a sample's made-up account).
+	ibans := ibanRE.FindAllStringSubmatch(all, -1)
+	slices.SortStableFunc(ibans, func(a, b []string) int {
+		return cmp.Compare(ibanRank(b[1]), ibanRank(a[1]))
+	})
+	for _, m := range ibans {
+		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) {
 			ct := einvoice.CreditTransfer{AccountID: iban, AccountName: inv.Seller.Name}
 			if b := bicRE.FindStringSubmatch(all); b != nil {
 				ct.ServiceProvider = strings.ToUpper(b[1])
@@ -329,6 +342,24 @@ func dateOf(s string) einvoice.Date {
 		}
 	}
 	return ""
+}
+
+// ibanRank orders IBAN candidates: check digits that fit first.
+func ibanRank(s string) int {
+	if validIBAN(strings.ReplaceAll(s, " ", "")) {
+		return 1
+	}
+	return 0
+}
+
+// labelledIBAN: the text prints s right after the word IBAN, and s has an IBAN's shape.
+func labelledIBAN(text, s string) bool {
+	i := strings.Index(text, s)
+	if i < 0 || len(strings.ReplaceAll(s, " ", "")) < 15 {
+		return false
+	}
+	line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
+	return strings.HasSuffix(strings.ToUpper(strings.TrimRight(line, " :\t")), "IBAN")
 }
 
 // validIBAN checks an IBAN's length and ISO 13616 check digits (MOD 97-10).

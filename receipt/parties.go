@@ -1,0 +1,108 @@
+package receipt
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
+
+// A party's block on an invoice: a heading ("Verkäufer", "Käufer/Leistungsempfänger",
+// "Seller", "Bill to") and under it "Label: value" lines, as e-invoice viewers and many
+// invoicing programs print them.
+var (
+	sellerHeadRE = regexp.MustCompile(`(?i)^(?:verkäufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
+	buyerHeadRE  = regexp.MustCompile(`(?i)^(?:käufer(?:/leistungsempfänger)?|leistungsempfänger|rechnungsempfänger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	// fieldRE is "Label:   value" with the label a few words before a colon.
+	fieldRE = regexp.MustCompile(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
+	// A post code line as the viewers print it under the street: "DE 80333 München".
+	countryPostRE = regexp.MustCompile(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
+)
+
+// blockParty is what a party's block says.
+type blockParty struct {
+	name, vatID, email, phone string
+	address                   einvoice.Address
+	found                     bool
+}
+
+// partyBlocks reads the seller's and the buyer's blocks from the text's lines as printed
+// (indentation kept); a block ends at the next line as far left as its heading without a
+// label (another heading: "Abweichender Warenempfänger", "Bemerkungen") or after twelve
+// lines.
+func partyBlocks(lines []string) (seller, buyer blockParty) {
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	for i := 0; i < len(lines); i++ {
+		var into *blockParty
+		switch l := strings.TrimSpace(lines[i]); {
+		case sellerHeadRE.MatchString(l):
+			into = &seller
+		case buyerHeadRE.MatchString(l):
+			into = &buyer
+		default:
+			continue
+		}
+		if into.found {
+			continue
+		}
+		into.found = true
+		for j := i + 1; j < min(len(lines), i+13); j++ {
+			l := strings.TrimSpace(lines[j])
+			if l == "" {
+				continue
+			}
+			if sellerHeadRE.MatchString(l) || buyerHeadRE.MatchString(l) || indent(lines[j]) <= indent(lines[i]) && !strings.Contains(l, ":") {
+				break
+			}
+			m := fieldRE.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			label, value := strings.ToLower(strings.TrimSpace(m[1])), strings.TrimSpace(m[2])
+			switch {
+			case value == "":
+			case label == "name" || label == "firma" || label == "company" || label == "nom" || label == "raison sociale":
+				into.name = value
+			case label == "anschrift" || label == "adresse" || label == "address" || label == "straße" || label == "street":
+				into.address.Line1 = value
+				if j+1 < len(lines) {
+					if pm := countryPostRE.FindStringSubmatch(strings.TrimSpace(lines[j+1])); pm != nil && indent(lines[j+1]) > indent(lines[i]) {
+						into.address.Country, into.address.PostCode, into.address.City = pm[1], pm[2], strings.TrimSpace(pm[3])
+					}
+				}
+			case strings.Contains(label, "ust") && strings.Contains(label, "id") || strings.Contains(label, "vat"):
+				into.vatID = strings.ReplaceAll(value, " ", "")
+			case strings.Contains(label, "mail"):
+				into.email = value
+			case strings.HasPrefix(label, "tel") || label == "phone":
+				into.phone = value
+			}
+		}
+	}
+	return seller, buyer
+}
+
+// apply puts what a block says over what the address heuristics found.
+func (b blockParty) apply(p *einvoice.Party) {
+	if b.name != "" {
+		p.Name = b.name
+	}
+	if b.address.Line1 != "" {
+		p.Address.Line1 = b.address.Line1
+	}
+	if b.address.City != "" {
+		p.Address.PostCode, p.Address.City = b.address.PostCode, b.address.City
+		if b.address.Country != "" {
+			p.Address.Country = b.address.Country
+		}
+	}
+	if b.vatID != "" && vatIDRE.MatchString(strings.ToUpper(b.vatID)) {
+		p.VATID = strings.ToUpper(b.vatID)
+	}
+	if b.email != "" {
+		p.Contact.Email = b.email
+	}
+	if b.phone != "" {
+		p.Contact.Phone = b.phone
+	}
+}
