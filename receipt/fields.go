@@ -162,7 +162,7 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 			breakdown.conf = agreed
 		}
 	}
-	lines := field{bt: "BG-25", name: "Invoice line", path: "invoice.lines", conf: 0.85} // taken only when they sum to the net
+	lines := field{bt: "BG-25", name: "Invoice line", path: "invoice.lines", conf: 0.85} // taken only when they add up to the line total or the net
 	if len(inv.Lines) > 0 {
 		lines.value = fmt.Sprint(len(inv.Lines))
 	}

@@ -16,28 +16,21 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/engine"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/internal/extracteval"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/receipt"
 	"github.com/papierkram/papierkram/zugferd"
 )
-
-// fields are the terms measured, in the issue's order.
-var fields = []string{"number", "issueDate", "seller", "buyer", "sellerVatId", "currency", "net", "vat", "gross", "amountDue", "iban", "vatBreakdown", "lineCount"}
 
 type tally struct{ had, right int }
 
@@ -86,7 +79,7 @@ func main() {
 					input, err = pdf.ImagesToPDF(ctx, imgs, pdf.ImagesOptions{})
 				}
 			} else {
-				input, err = strip(ctx, data)
+				input, err = extracteval.Strip(ctx, data)
 			}
 			if err != nil {
 				skipped++
@@ -105,8 +98,8 @@ func main() {
 				set = "held out"
 			}
 			files[set]++
-			for _, f := range fields {
-				want, have := value(truth, f), value(got, f)
+			for _, f := range extracteval.Fields {
+				want, have := extracteval.Value(truth, f), extracteval.Value(got, f)
 				if want == "" {
 					continue
 				}
@@ -116,7 +109,7 @@ func main() {
 					sets[set][f] = t
 				}
 				t.had++
-				if same(f, want, have) {
+				if extracteval.Same(f, want, have) {
 					t.right++
 				} else if *verbose {
 					fmt.Printf("%s %s: want %q, got %q\n", filepath.Base(path), f, want, have)
@@ -136,46 +129,11 @@ func main() {
 	fmt.Printf("mode: %s; files: %d tuning, %d held out; %d skipped (no invoice XML, or MINIMUM)\n", mode, files["tuning"], files["held out"], skipped)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "field\ttuning right\tof\t%\theld out right\tof\t%\t")
-	for _, f := range fields {
+	for _, f := range extracteval.Fields {
 		a, b := sets["tuning"][f], sets["held out"][f]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", f, cells(a), cells(b))
 	}
 	tw.Flush()
-}
-
-// strip removes every attachment (qpdf) and checks that no invoice XML is left to find.
-func strip(ctx context.Context, data []byte) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "invoicecheck-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.pdf")
-	if err := os.WriteFile(in, data, 0o600); err != nil {
-		return nil, err
-	}
-	list, err := exec.CommandContext(ctx, "qpdf", "--list-attachments", in).Output()
-	if err != nil {
-		return nil, fmt.Errorf("qpdf --list-attachments: %w", err)
-	}
-	args := []string{in}
-	for _, l := range strings.Split(string(list), "\n") {
-		if key, _, ok := strings.Cut(l, " -> "); ok {
-			args = append(args, "--remove-attachment="+strings.TrimSpace(key))
-		}
-	}
-	args = append(args, "--", out)
-	if b, err := exec.CommandContext(ctx, "qpdf", args...).CombinedOutput(); err != nil && !strings.Contains(string(b), "WARNING") {
-		return nil, fmt.Errorf("qpdf: %v %s", err, b)
-	}
-	plain, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	if doc, _, err := zugferd.Extract(ctx, plain); err == nil && doc != nil {
-		return nil, fmt.Errorf("the invoice XML is still found after removing the attachments")
-	}
-	return plain, nil
 }
 
 func pageCount(data []byte) int {
@@ -197,82 +155,4 @@ func heldOut(path string) bool {
 	h := fnv.New32a()
 	h.Write([]byte(filepath.Base(path)))
 	return h.Sum32()%4 == 0
-}
-
-// value is a field of inv as text, "" when the invoice has none.
-func value(inv *einvoice.Invoice, f string) string {
-	dec := func(d einvoice.Decimal) string {
-		if !d.Valid() {
-			return ""
-		}
-		return d.Value().StringFixed(2)
-	}
-	switch f {
-	case "number":
-		return strings.TrimSpace(inv.Number)
-	case "issueDate":
-		return string(inv.IssueDate)
-	case "seller":
-		return inv.Seller.Name
-	case "buyer":
-		return inv.Buyer.Name
-	case "sellerVatId":
-		return strings.ReplaceAll(strings.ToUpper(inv.Seller.VATID), " ", "")
-	case "currency":
-		return inv.Currency
-	case "net":
-		return dec(inv.Totals.NetTotal)
-	case "vat":
-		return dec(inv.Totals.VATTotal)
-	case "gross":
-		return dec(inv.Totals.GrossTotal)
-	case "amountDue":
-		return dec(inv.Totals.AmountDue)
-	case "iban":
-		for _, ct := range inv.Payment.CreditTransfers {
-			if !ct.Proprietary {
-				return strings.ReplaceAll(strings.ToUpper(ct.AccountID), " ", "")
-			}
-		}
-		return ""
-	case "vatBreakdown":
-		var parts []string
-		for _, b := range inv.VATBreakdown {
-			parts = append(parts, dec(b.Rate)+"%:"+dec(b.TaxableAmount)+"/"+dec(b.TaxAmount))
-		}
-		sort.Strings(parts)
-		return strings.Join(parts, " ")
-	case "lineCount":
-		if len(inv.Lines) == 0 {
-			return ""
-		}
-		return fmt.Sprint(len(inv.Lines))
-	}
-	return ""
-}
-
-// same compares a field: names by their letters and digits (accents folded, case ignored),
-// one containing the other as long as it is at least half of it; the rest exactly.
-func same(f, want, got string) bool {
-	if f == "seller" || f == "buyer" {
-		w, g := key(want), key(got)
-		if w == "" || g == "" {
-			return false
-		}
-		if strings.Contains(w, g) || strings.Contains(g, w) {
-			return 2*min(len(w), len(g)) >= max(len(w), len(g))
-		}
-		return false
-	}
-	return want == got
-}
-
-func key(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFKD.String(strings.ToLower(s)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
