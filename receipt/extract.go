@@ -51,7 +51,6 @@ const MaxPages = 100
 
 // Limits of the pipeline.
 const (
-	maxPDFPages   = 3    // a receipt is short; the first pages carry its figures
 	renderDPI     = 300  // scanned PDFs are rendered at Tesseract's preferred resolution
 	maxRenderSide = 3600 // pixels on a rendered page's longer side
 	minPDFLetters = 30   // fewer letters in a PDF's text layer means it is a scan
@@ -239,7 +238,8 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 	if len(sizes) > MaxPages {
 		return "", nil, q, 0, "", fault.New(fault.InvalidInput, "the PDF has %d pages; receipts and invoices are read from PDFs of at most %d pages (split a longer file with /api/pdf-tools/split first)", len(sizes), MaxPages)
 	}
-	pages, err := e.PDF.Text(ctx, data, 1, min(maxPDFPages, len(sizes)), true)
+	// Every page's text: pdftotext is quick, and a long invoice's totals are on its last.
+	pages, err := e.PDF.Text(ctx, data, 1, len(sizes), true)
 	if err != nil {
 		return "", nil, q, 0, "", err
 	}
@@ -262,11 +262,12 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 	if err != nil {
 		return text, img, q, conf, "OCR", err
 	}
-	// A scan of several pages: an invoice's totals and bank details are often on the last.
-	if n := min(maxPDFPages, len(sizes)); n > 1 {
-		rest := make([]int, 0, n-1)
-		for p := 2; p <= n; p++ {
-			rest = append(rest, p)
+	// A scan of several pages: an invoice's totals and bank details are often on the last,
+	// which is read after the second when there are more.
+	if n := len(sizes); n > 1 {
+		rest := []int{2}
+		if n > 2 {
+			rest = append(rest, n)
 		}
 		imgs, rerr := e.PDF.Render(ctx, data, rest, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
 		for _, page := range imgs {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/papierkram/papierkram/internal/testpdf"
 )
 
 const invoiceText = `Muster Software GmbH
@@ -125,5 +127,23 @@ func TestInvoiceNumberAndDate(t *testing.T) {
 	inv = ParseInvoice("Leistungsdatum: 01.03.2025\nRechnungsdatum: 03.03.2025\nRechnungsnummer: R-77", now)
 	if inv.Number != "R-77" || inv.IssueDate != "2025-03-03" {
 		t.Errorf("number %q, date %q", inv.Number, inv.IssueDate)
+	}
+}
+
+// TestLongInvoiceTotalsOnLastPage: an invoice whose totals and bank details stand on its
+// sixth page is read to the end.
+func TestLongInvoiceTotalsOnLastPage(t *testing.T) {
+	pages := []string{"Muster Software GmbH\nHauptstraße 5\n50667 Köln\nRechnungsnummer: RE-2026-0099\nRechnungsdatum: 02.11.2026"}
+	for range 4 {
+		pages = append(pages, "Fortsetzung der Leistungsbeschreibung\nBeratung vor Ort")
+	}
+	pages = append(pages, "Nettobetrag 600,00 EUR\nUSt 19% 600,00 114,00 714,00\nGesamtbetrag 714,00 EUR\nIBAN DE02 1203 0000 0000 2020 51")
+	r, err := newExtractor(t).Invoice(t.Context(), testpdf.Text("Helvetica", 11, pages...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := r.Invoice
+	if inv.Number != "RE-2026-0099" || inv.Totals.GrossTotal.String() != "714.00" || len(inv.Payment.CreditTransfers) != 1 {
+		t.Errorf("number %q, gross %s, payment %+v", inv.Number, inv.Totals.GrossTotal, inv.Payment)
 	}
 }

@@ -31,7 +31,8 @@ func Parse(text string, now time.Time) *Result {
 // parse is Parse, also answering the parser (its lines), for the invoice rules.
 func parse(text string, now time.Time) (*Result, *parser) {
 	if len(text) > maxTextBytes {
-		text = text[:maxTextBytes]
+		// The start (parties, number, date) and the end (totals, bank details) of a long text.
+		text = text[:maxTextBytes/2] + "\n" + text[len(text)-maxTextBytes/2:]
 	}
 	text = strings.ToValidUTF8(text, "")
 	lines := splitLines(text)
