@@ -447,14 +447,15 @@ showOptions();
 
 // --- receipts ------------------------------------------------------------------------------
 let receipts = [];
-const columns = [["date", "date"], ["issuer", "issuer"], ["gross", "gross"], ["vat", "vat"], ["currency", "currency"]];
+const columns = ["date", "issuer", "gross", "vat", "currency"];
 function drawReceipts() {
   const body = $("receipts-table").tBodies[0];
   body.replaceChildren(...receipts.map((r, i) => el("tr", {}, el("th", { scope: "row", text: r.filename || "" }),
-    ...columns.map(([key, conf]) => {
+    ...columns.map((key) => {
       const input = el("input", { value: r.data[key] || "", "aria-label": t(key) + " (" + (r.filename || i + 1) + ")", "data-field": key });
-      const c = r.confidence ? r.confidence[conf] : undefined;
-      if (c !== undefined && c < 0.6) input.classList.add("uncertain");
+      // The service names what it is not sure of, and why: the reason is the field's tooltip.
+      const unsure = (r.uncertainFields || []).find((u) => u.path === "data." + key);
+      if (unsure) { input.classList.add("uncertain"); input.title = unsure.reason; }
       input.addEventListener("change", () => { r.data[key] = input.value.trim(); });
       return el("td", {}, input);
     }))));
