@@ -13,7 +13,7 @@
 // flagged itself: a wrong value it was sure of is the worst outcome). Time is the pipeline's
 // against a bare tesseract run on the same file, one file at a time.
 //
-//	go run ./bench/receiptcheck [-flatbed] [-paddle DIR] [-v] [-write DIR] [-dump DIR] DIR...
+//	go run ./bench/receiptcheck [-flatbed] [-paddle DIR] [-paddle-only] [-v] [-write DIR] [-dump DIR] DIR...
 package main
 
 import (
@@ -59,6 +59,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every wrong field")
 	write := flag.String("write", "", "write the images read (after -flatbed) into this directory")
 	paddleDir := flag.String("paddle", "engine/paddle/js", "PaddleOCR's directory, the second reading of receipts Tesseract leaves unconfirmed; empty for Tesseract alone")
+	paddleOnly := flag.Bool("paddle-only", false, "read with PaddleOCR alone instead of Tesseract (to compare the engines)")
 	dump := flag.String("dump", "", "write the text read from each file into this directory")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -73,7 +74,11 @@ func main() {
 		if err := paddle.Installed(*paddleDir); err != nil {
 			fail(fmt.Errorf("PaddleOCR in %s: %w (-paddle '' reads with Tesseract alone)", *paddleDir, err))
 		}
-		ex.Second = paddle.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}, *paddleDir)
+		pd := paddle.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}, *paddleDir)
+		ex.Second = pd
+		if *paddleOnly {
+			ex.OCR, ex.Second = paddleOCR{pd}, nil
+		}
 	}
 	tmp, err := os.MkdirTemp("", "receiptcheck-")
 	if err != nil {
@@ -139,9 +144,12 @@ func main() {
 	if *onFlatbed {
 		mode = "each scan on an A4 flatbed page"
 	}
-	if ex.Second != nil {
+	switch {
+	case *paddleOnly:
+		mode += "; PaddleOCR alone"
+	case ex.Second != nil:
 		mode += "; PaddleOCR reads again what Tesseract leaves unconfirmed"
-	} else {
+	default:
 		mode += "; Tesseract alone"
 	}
 	fmt.Printf("receipts: %s\n", mode)
@@ -158,6 +166,20 @@ func main() {
 	}
 	tw.Flush()
 }
+
+// paddleOCR reads with PaddleOCR where the pipeline asks Tesseract: for -paddle-only. It
+// cannot tell orientation, and reports no word confidence.
+type paddleOCR struct{ p *paddle.Paddle }
+
+func (o paddleOCR) Read(ctx context.Context, img []byte, _ tesseract.Options) (*tesseract.Page, error) {
+	text, err := o.p.Read(ctx, img)
+	if err != nil {
+		return nil, err
+	}
+	return &tesseract.Page{Text: text, Confidence: 100, Words: len(strings.Fields(text))}, nil
+}
+
+func (paddleOCR) Orientation(context.Context, []byte) (int, float64, error) { return 0, 0, nil }
 
 func score(t *tally, tr truth, r *receipt.Result, verbose bool) {
 	okT := r.Data.Gross.Valid() && r.Data.Gross.Value().Equal(tr.total)
