@@ -36,6 +36,7 @@ const (
 	CheckDate       = "DATE_NOT_IN_FUTURE"
 	CheckLines      = "LINE_SUM_EQUALS_TOTAL"
 	CheckBreakdown  = "VAT_BREAKDOWN_EQUALS_TOTAL"
+	CheckCash       = "TENDERED_MINUS_CHANGE_EQUALS_TOTAL"
 	cent            = "0.02"
 	covidCutFrom    = "2020-07-01"
 	covidCutThrough = "2020-12-31"
@@ -93,6 +94,13 @@ func Plausibility(r *Result, now time.Time) []Check {
 			msg = string(d.Date) + " is in the future"
 		}
 		out = append(out, Check{Name: CheckDate, Passed: ok, Message: msg})
+	}
+	if r.tendered.Sign() > 0 && d.Gross.Valid() {
+		// The cash given less the change is what was paid: a total equal to the cash given
+		// is the tendered amount read as the total.
+		paid := r.tendered.Sub(r.change)
+		out = append(out, Check{Name: CheckCash, Passed: paid.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol),
+			Message: fmt.Sprintf("given %s, change %s: paid %s, total %s", r.tendered.StringFixed(2), r.change.StringFixed(2), paid.StringFixed(2), d.Gross)})
 	}
 	if len(r.Items) > 0 && d.Gross.Valid() {
 		sum := decimal.Zero

@@ -83,7 +83,7 @@ func receiptFields(r *Result) []field {
 			breakdown.conf, gross.conf = agreed, max(gross.conf, agreed)
 		}
 	}
-	for _, check := range []string{CheckNetVAT, CheckBreakdown} {
+	for _, check := range []string{CheckNetVAT, CheckBreakdown, CheckCash} {
 		if msg, bad := failed[check]; bad {
 			for _, f := range []*field{&gross, &net, &vat, &breakdown} {
 				f.conf, f.reason = min(f.conf, contradicted), msg

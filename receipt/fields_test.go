@@ -103,3 +103,20 @@ func TestInvoiceReadings(t *testing.T) {
 		t.Errorf("issue date kept: %+v", d)
 	}
 }
+
+// TestTenderedTakenAsTotal: the total read (10,00, the SUMME line misread) is the cash given;
+// given less change says 7,16 was paid, so the total is uncertain; read right, it is not.
+func TestTenderedTakenAsTotal(t *testing.T) {
+	for text, uncertain := range map[string]bool{
+		"Lidl\nSUMME 10,00\nBAR 10,00\nRÜCKGELD -2,84\n02.03.2020": true,
+		"Lidl\nSUMME 7,16\nBAR 10,00\nRÜCKGELD -2,84\n02.03.2020":  false,
+	} {
+		r := Parse(text, now)
+		finish(r, now)
+		finishReadings(r, "OCR", nil)
+		u, ok := reading(r.Uncertain, "data.gross")
+		if ok != uncertain || ok && !strings.Contains(u.Reason, "paid 7.16") {
+			t.Errorf("%q: total %s, uncertain %v %+v, checks %+v", text, r.Data.Gross, ok, u, r.Checks)
+		}
+	}
+}

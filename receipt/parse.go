@@ -53,6 +53,7 @@ func parse(text string, now time.Time) (*Result, *parser) {
 	rates := tableRates(p.language())
 	completeVAT(r, partial, rates)
 	totalLine = p.breakdownDecides(r, partial, rates, totalLine)
+	r.tendered, r.change = p.tendered, p.change
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
 	r.Data.Reference = p.reference()
@@ -76,6 +77,8 @@ type parser struct {
 	brandAt   int
 
 	runnersUp []totalCandidate // other amounts named as the total, most votes first
+
+	tendered, change decimal.Decimal // cash given and change returned, when both are printed
 }
 
 // knownBrand is the brand the text names earliest, and where.
@@ -252,6 +255,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	}
 	if cash.Sign() > 0 && change.Sign() > 0 && cash.GreaterThan(change) {
 		vote(cash.Sub(change), 7, -1)
+		p.tendered, p.change = cash, change
 	}
 	if len(vat) > 0 {
 		sum, complete := decimal.Zero, true

@@ -1,6 +1,8 @@
 package receipt
 
 import (
+	"github.com/shopspring/decimal"
+
 	"github.com/papierkram/papierkram/einvoice"
 )
 
@@ -85,7 +87,7 @@ type Accounts struct {
 
 // Check is one plausibility check.
 type Check struct {
-	Name    string `json:"name" enum:"NET_PLUS_VAT_EQUALS_GROSS,VAT_RATES_ALLOWED,DATE_NOT_IN_FUTURE,LINE_SUM_EQUALS_TOTAL,VAT_BREAKDOWN_EQUALS_TOTAL" example:"NET_PLUS_VAT_EQUALS_GROSS"`
+	Name    string `json:"name" enum:"NET_PLUS_VAT_EQUALS_GROSS,VAT_RATES_ALLOWED,DATE_NOT_IN_FUTURE,LINE_SUM_EQUALS_TOTAL,VAT_BREAKDOWN_EQUALS_TOTAL,TENDERED_MINUS_CHANGE_EQUALS_TOTAL" example:"NET_PLUS_VAT_EQUALS_GROSS"`
 	Passed  bool   `json:"passed"`
 	Message string `json:"message,omitempty"`
 }
@@ -179,4 +181,8 @@ type Result struct {
 	// Image is the receipt as a browser shows it (the upload, or its rendered first page),
 	// for the expense report.
 	Image []byte `json:"-"`
+
+	// tendered and change are the cash given and returned, when the text prints both: the
+	// total must be their difference.
+	tendered, change decimal.Decimal
 }
