@@ -73,6 +73,7 @@ type Supervisor struct {
 	spare    Process       // started, in reserve (Config.Spare); guarded by mu
 	starting chan struct{} // closed when the spare being started is ready or failed; nil when none is; guarded by mu
 	running  sync.WaitGroup
+	warming  atomic.Int64 // Warm calls under way: not ready for a load balancer yet
 	admitted atomic.Int64 // running + queued
 	active   atomic.Int64 // running
 
@@ -190,6 +191,10 @@ func (s *Supervisor) Warm(ctx context.Context) error {
 	if s.cfg.New == nil {
 		return nil // a process per job: nothing to keep warm
 	}
+	// Until its processes run, the engine is not ready: a load balancer that checks /ready
+	// sends this instance nothing that would wait for a cold start.
+	s.warming.Add(1)
+	defer s.warming.Add(-1)
 	start := time.Now()
 	for range s.cfg.Concurrency {
 		var sl *slot
@@ -506,13 +511,17 @@ func (s *Supervisor) retire(sl *slot, why string) {
 	s.log.Info("process restarted", "slot", sl.id, "reason", why, "spare", sl.started)
 }
 
-// Ready reports whether the engine can take work: not stopped, its program installed.
+// Ready reports whether the engine can take work: not stopped, not starting its processes
+// (Warm), its program installed.
 func (s *Supervisor) Ready(ctx context.Context) error {
 	s.mu.Lock()
 	stopped := s.stopped
 	s.mu.Unlock()
 	if stopped {
 		return fault.New(fault.EngineUnavailable, "the %s engine is stopped", s.cfg.Name)
+	}
+	if s.warming.Load() > 0 {
+		return fault.New(fault.EngineUnavailable, "the %s engine is starting its processes (--warm)", s.cfg.Name)
 	}
 	if s.cfg.Binary != "" {
 		if _, err := exec.LookPath(s.cfg.Binary); err != nil {

@@ -511,3 +511,45 @@ func TestWarmIncludesSpare(t *testing.T) {
 		t.Errorf("after Warm: spare ready %v, %d processes started; want the spare and 3", s.Stats().Spare, starts.Load())
 	}
 }
+
+// slowStart starts a sleeper once its gate opens, and says when its start began.
+type slowStart struct {
+	sleeper
+	gate    chan struct{}
+	entered chan struct{}
+}
+
+func (p *slowStart) Start(ctx context.Context) error {
+	p.entered <- struct{}{}
+	<-p.gate
+	return p.sleeper.Start(ctx)
+}
+
+// TestNotReadyWhileWarming: while Warm starts the processes the engine is not ready (a load
+// balancer checking /ready sends nothing that would wait); once they run, it is.
+func TestNotReadyWhileWarming(t *testing.T) {
+	gate, entered := make(chan struct{}), make(chan struct{}, 4)
+	s := New(Config{Name: "gated", Concurrency: 1, TempRoot: t.TempDir(), New: func(int) Process {
+		return &slowStart{gate: gate, entered: entered}
+	}})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop(context.Background()) })
+	if err := s.Ready(context.Background()); err != nil {
+		t.Fatalf("before warming: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Warm(context.Background()) }()
+	<-entered
+	if err := s.Ready(context.Background()); err == nil || !strings.Contains(err.Error(), "starting") {
+		t.Errorf("ready while its process starts: %v", err)
+	}
+	close(gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ready(context.Background()); err != nil {
+		t.Errorf("after warming: %v", err)
+	}
+}
