@@ -38,8 +38,8 @@ type Reader interface {
 type Extractor struct {
 	OCR OCR
 	PDF PDFReader
-	// Second reads a scanned receipt again when Tesseract's text leaves its total
-	// unconfirmed (see secondReading).
+	// Second reads a scanned receipt again when Tesseract's text leaves its total, date or
+	// VAT table unsettled (see unsettled and secondReading).
 	Second Reader
 	Model  *llm.Client
 	Now    func() time.Time
@@ -173,9 +173,10 @@ func unsettled(r *Result, p *parser) bool {
 // secondReading reads the prepared image with the second OCR engine, when Tesseract's text
 // leaves something unsettled, and takes its figures where they are confirmed and
 // Tesseract's are not: its total and VAT breakdown when its breakdown adds up to its total
-// (or Tesseract found no total), its date and issuer where Tesseract found none. Measured on the receipt scans (bench/receiptcheck): PaddleOCR reads
-// totals and VAT tables better, dates and names worse, in twice the time, so it reads only
-// the receipts whose figures are open. Its failure leaves Tesseract's reading.
+// (or Tesseract found no total), its date and issuer where Tesseract found none. Measured
+// on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
+// dates and names worse, in twice the time, so it reads only the receipts whose figures
+// are open. Its failure leaves Tesseract's reading.
 func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 	text, err := e.Second.Read(ctx, img)
 	if err != nil {

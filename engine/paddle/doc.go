@@ -6,5 +6,5 @@
 // It is the receipt pipeline's second reading, not its first: on the scans measured it reads
 // totals and VAT tables better than Tesseract but dates and names worse (its dictionary has
 // no ö, ß, Ä or Ö) and takes about twice Tesseract's time, so it reads only the receipts whose
-// figures Tesseract's text leaves unconfirmed (receipt.Extractor.Second).
+// figures Tesseract's text leaves unsettled (receipt.Extractor.Second).
 package paddle

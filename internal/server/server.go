@@ -67,7 +67,7 @@ type Config struct {
 	Printer   convert.Printer      // HTML to PDF (engine/chromium)
 	Office    convert.Office       // Word and Excel to PDF (engine/office)
 	OCR       receipt.OCR          // text from receipt images (engine/tesseract)
-	SecondOCR receipt.Reader       // optional second reading of a receipt Tesseract leaves unconfirmed (engine/paddle)
+	SecondOCR receipt.Reader       // optional second reading of a receipt Tesseract leaves unsettled (engine/paddle)
 	TextLayer ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
 	Distiller ops.Distiller        // lossy PDF compression (engine/ghostscript)
 	Model     *llm.Client          // optional language model for receipts; nil = rules only
