@@ -254,7 +254,7 @@ func ciiSyntax() pattern {
 		}
 		var asserts []assert
 		for _, x := range r.asserts {
-			asserts = append(asserts, a(x.id, x.flag, x.message(), x.test()))
+			asserts = append(asserts, row(x.id, x.flag, x.message(), x.test()))
 		}
 		p = append(p, rule{c, asserts})
 	}

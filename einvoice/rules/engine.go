@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -128,12 +129,36 @@ type assert struct {
 	test func(n *N) bool
 	// why, when set, says what is wrong at an element that fails, in place of msg.
 	why func(n *N) string
-	idx int // unique among compiled assertions, from 1
+	idx int        // unique among compiled assertions, from 1
+	at  [1]uintptr // the program counter of the binding, for the rule index
 }
 
-// a makes an assertion.
-func a(id string, flag Severity, msg string, test func(n *N) bool) assert {
-	return assert{id: id, flag: flag, msg: msg, test: test}
+// a binds the declared rule id to a test in one syntax's context (see declared). A rule
+// that is bound but not declared is a bug of ours: building the rule set panics, and the
+// test that builds every rule set (TestRuleSetsBuild) fails.
+func a(id string, test func(n *N) bool) assert {
+	d, ok := declarationOf(id)
+	if !ok {
+		panic("rules: " + id + " is bound but not declared")
+	}
+	x := assert{id: id, flag: d.flag, msg: d.msg, test: test}
+	runtime.Callers(2, x.at[:]) // where it is bound, for the rule index; resolved only there
+	return x
+}
+
+// row is a rule declared and bound by one row of a generated table of an official syntax
+// binding (UBL-CR, CII-SR, UBL-SR and the like): the table is its declaration.
+func row(id string, flag Severity, msg string, test func(n *N) bool) assert {
+	x := assert{id: id, flag: flag, msg: msg, test: test}
+	runtime.Callers(2, x.at[:])
+	return x
+}
+
+// as gives a binding the severity its official syntax binding has where it differs from
+// the declaration's (CEN declares BR-51 a warning for UBL and fatal for CII).
+func (x assert) as(flag Severity) assert {
+	x.flag = flag
+	return x
 }
 
 // at matches elements by the end of their path: "cac:InvoiceLine/cac:InvoicePeriod" is an

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -35,6 +36,8 @@ func facturXOff(p einvoice.Profile, patterns []*compiled) map[string]bool {
 				switch {
 				case strings.HasPrefix(a.id, "BR-") && !strings.HasPrefix(a.id, "BR-CL-") && !keep[a.id]:
 					off[a.id] = true
+				case strings.HasPrefix(a.id, "PEPPOL-") && !keep[a.id]:
+					off[a.id] = true
 				case strings.HasPrefix(a.id, "CII-") && !keep[a.id]:
 					// The profile Schematron checks few of the CII binding's syntax rules
 					// (EXTENDED goes beyond that binding; MINIMUM has none of its date
@@ -68,7 +71,7 @@ func localPath(n *N) string {
 func facturXProfile(p einvoice.Profile) pattern {
 	return pattern{
 		{where(func(n *N) bool { return n.parent != nil }), []assert{
-			a("FX-PROFILE", Fatal, "The element (or one of its attributes) is not part of the "+string(p)+" profile.", func(n *N) bool {
+			a("FX-PROFILE", func(n *N) bool {
 				path := localPath(n)
 				if !cii.Allowed(p, path) {
 					// Report an element outside the profile once, at its top.
@@ -106,7 +109,7 @@ func facturXDelivery() pattern {
 		return notDownPayment && (de(tx, seller) || de(tx, invoicer)) && (de(tx, buyer) || de(tx, invoicee))
 	}
 	return pattern{{atIf(domestic, "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction"), []assert{
-		a("BR-FX-EN-04", Fatal, "An invoice between German parties that is not a down payment invoice names the delivery date (BT-72), the invoicing period (BG-14) or a period on every line (BG-26), and without BT-72 at least the delivery's country (BT-80).", func(n *N) bool {
+		a("BR-FX-EN-04", func(n *N) bool {
 			dated := n.Has(occurred) || n.Has("ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod") ||
 				!Any(n.All("ram:IncludedSupplyChainTradeLineItem"), func(l *N) bool { return !l.Has("ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod") })
 			return dated && (n.Has(occurred) || Any(n.All("ram:ApplicableHeaderTradeDelivery"), hasText))
@@ -119,7 +122,7 @@ func facturXDelivery() pattern {
 // payment due date (BT-9) or payment terms (BT-20).
 func facturXPaymentDue() pattern {
 	return pattern{{at("/rsm:CrossIndustryInvoice"), []assert{
-		a("BR-CO-25", Fatal, "A positive amount due (BT-115) needs the payment due date (BT-9) or the payment terms (BT-20).", func(n *N) bool {
+		a("BR-CO-25", func(n *N) bool {
 			due := n.One("//ram:DuePayableAmount")
 			if due == nil {
 				return true
@@ -132,6 +135,28 @@ func facturXPaymentDue() pattern {
 		}),
 	}}}
 }
+
+// facturXOwn holds rules of the Factur-X 1.08 profile Schematron that CEN's CII rules do
+// not have; facturXOff keeps each for the profiles that list it.
+func facturXOwn() pattern {
+	return pattern{
+		{where(func(n *N) bool { return len(n.kids) == 0 && strings.TrimSpace(n.Text) == "" }), []assert{
+			// The profiles give it the official Peppol id as a warning ("still status
+			// warning"); XRechnung binds it fatal, and elsewhere.
+			a("PEPPOL-EN16931-R008", func(*N) bool { return false }).as(Warning),
+		}},
+		{atIf(func(n *N) bool { code := n.Str("ram:TypeCode"); return code == "30" || code == "58" }, "//ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
+			a("BR-CO-27", func(n *N) bool {
+				iban, other := n.Has("ram:PayeePartyCreditorFinancialAccount/ram:IBANID"), n.Has("ram:PayeePartyCreditorFinancialAccount/ram:ProprietaryID")
+				return iban != other
+			}),
+		}},
+	}
+}
+
+// dateTime205 is CCYYMMDDHHMM, the format 205 of UNTDID 2379, as the EXTENDED Schematron
+// matches it (its message says seconds; its pattern has none).
+var dateTime205 = regexp.MustCompile(`^\s*(\d{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])([01][0-9]|2[0-3])[0-5][0-9]\s*$`)
 
 // hasText tells whether an element or one below it has text other than white space.
 func hasText(n *N) bool {
@@ -250,13 +275,16 @@ func facturXExtended() pattern {
 	noteContent := func(n *N) bool { return n.Has("ram:ContentCode") || n.Has("ram:Content") }
 	hasSubject := has("ram:SubjectCode")
 	p := pattern{
+		{atIf(func(n *N) bool { return rawAttr(n, "format") == "205" }, "//udt:DateTimeString"), []assert{
+			a("BR-FXEXT-CII-DT-097a", func(n *N) bool { return dateTime205.MatchString(n.Text) }),
+		}},
 		{at(summation), []assert{
-			a("BR-FXEXT-CO-10", Fatal, "The sum of line net amounts (BT-106) must equal the sum of the line net amounts (BT-131), within a cent per line.", func(n *N) bool {
+			a("BR-FXEXT-CO-10", func(n *N) bool {
 				s := sumsOf(n)
 				v, ok := n.Dec("ram:LineTotalAmount")
 				return ok && within(v, s.lines, count(s.nAllLines))
 			}),
-			a("BR-FXEXT-CO-11", Fatal, "The sum of allowances (BT-107) must equal the document level allowances, within a cent per allowance.", func(n *N) bool {
+			a("BR-FXEXT-CO-11", func(n *N) bool {
 				s := sumsOf(n)
 				v, ok := n.Dec("ram:AllowanceTotalAmount")
 				if !ok {
@@ -264,7 +292,7 @@ func facturXExtended() pattern {
 				}
 				return within(v, s.allowances, count(s.nAllowances))
 			}),
-			a("BR-FXEXT-CO-12", Fatal, "The sum of charges (BT-108) must equal the document level charges and logistics service charges, within a cent per charge.", func(n *N) bool {
+			a("BR-FXEXT-CO-12", func(n *N) bool {
 				s := sumsOf(n)
 				v, ok := n.Dec("ram:ChargeTotalAmount")
 				noDocCharges := !Any(n.doc.root.All(ciiSettlement+"/ram:SpecifiedTradeAllowanceCharge"), func(ac *N) bool { return anyText(ac.All("ram:ChargeIndicator/udt:Indicator"), "true") })
@@ -273,12 +301,12 @@ func facturXExtended() pattern {
 				}
 				return within(v, s.charges, count(s.nCharge))
 			}),
-			a("BR-FXEXT-CO-13", Fatal, "The total without VAT (BT-109) must equal the line sum minus allowances plus charges, within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-CO-13", func(n *N) bool {
 				s := sumsOf(n)
 				v, ok := n.Dec("ram:TaxBasisTotalAmount")
 				return ok && within(v, s.lines.Sub(s.allowances).Add(s.charges), count(s.nLines+s.nAllowances+s.nCharge))
 			}),
-			a("BR-FXEXT-CO-15", Fatal, "The total with VAT (BT-112) must equal the total without VAT (BT-109) plus the VAT total (BT-110), within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-CO-15", func(n *N) bool {
 				s := sumsOf(n)
 				basis, ok1 := n.Dec("ram:TaxBasisTotalAmount")
 				grand, ok2 := n.Dec("ram:GrandTotalAmount")
@@ -297,7 +325,7 @@ func facturXExtended() pattern {
 			}),
 		}},
 		{atIf(func(c *N) bool { return c.Text == "S" }, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode"), []assert{
-			a("BR-FXEXT-S-08", Fatal, "The taxable amount of each standard rated breakdown must equal its lines, allowances and charges of that rate, within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-S-08", func(n *N) bool {
 				for _, r := range n.All("../ram:RateApplicablePercent") {
 					rate := r.DecVal()
 					if !extendedCategory(n, n.parent, "S", &rate) {
@@ -308,7 +336,7 @@ func facturXExtended() pattern {
 			}),
 		}},
 		{atIf(taxCat("S"), "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax"), []assert{
-			a("BR-FXEXT-S-09", Fatal, "The VAT amount of a standard rated breakdown must be its taxable amount times its rate, within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-S-09", func(n *N) bool {
 				calc, ok1 := n.Dec("ram:CalculatedAmount")
 				basis, ok2 := n.Dec("ram:BasisAmount")
 				rate, ok3 := n.Dec("ram:RateApplicablePercent")
@@ -324,24 +352,24 @@ func facturXExtended() pattern {
 		// the only one): the line rules of regular lines, and the parent reference of
 		// sub-lines of any subtype.
 		{at("//ram:IncludedSupplyChainTradeLineItem"), []assert{
-			a("BR-FXEXT-BR-22", Fatal, "A regular invoice line (subtype DETAIL or none) has an invoiced quantity (BT-129).", func(n *N) bool {
+			a("BR-FXEXT-BR-22", func(n *N) bool {
 				return !detail(n) || n.Has("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity")
 			}),
-			a("BR-FXEXT-BR-23", Fatal, "A regular invoice line (subtype DETAIL or none) has the unit of its invoiced quantity (BT-130).", func(n *N) bool {
+			a("BR-FXEXT-BR-23", func(n *N) bool {
 				return !detail(n) || Any(n.All("ram:SpecifiedLineTradeDelivery/ram:BilledQuantity"), func(q *N) bool { return hasRawAttr(q, "unitCode") })
 			}),
-			a("BR-FXEXT-BR-26", Fatal, "A regular invoice line (subtype DETAIL or none) has the item net price (BT-146).", func(n *N) bool {
+			a("BR-FXEXT-BR-26", func(n *N) bool {
 				return !detail(n) || n.Has("ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount")
 			}),
-			a("BR-FXEXT-BR-27", Fatal, "A regular invoice line (subtype DETAIL or none) has an item net price (BT-146) that is not negative.", func(n *N) bool {
+			a("BR-FXEXT-BR-27", func(n *N) bool {
 				return !detail(n) || anyDec(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount", func(d decimal.Decimal) bool { return !d.IsNegative() })
 			}),
-			a("BR-FXEXT-CO-04", Fatal, "A regular invoice line (subtype DETAIL or none) has a VAT category code (BT-151).", func(n *N) bool {
+			a("BR-FXEXT-CO-04", func(n *N) bool {
 				return !detail(n) || Any(n.All("ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax"), func(t *N) bool {
 					return strings.ToUpper(t.Str("ram:TypeCode")) == "VAT" && t.Has("ram:CategoryCode")
 				})
 			}),
-			a("BR-FXEXT-06", Fatal, "A line that names a parent line (BT-X-304) or is named as one has its subtype (BT-X-8).", func(n *N) bool {
+			a("BR-FXEXT-06", func(n *N) bool {
 				if subtype(n) != "" {
 					return true
 				}
@@ -351,7 +379,7 @@ func facturXExtended() pattern {
 				id := lineRef(n, "LineID")
 				return !Any(n.doc.root.All("//ram:IncludedSupplyChainTradeLineItem"), func(o *N) bool { return o != n && lineRef(o, "ParentLineID") == id })
 			}),
-			a("BR-FXEXT-08", Fatal, "A subtotal line (GROUP) with a net amount (BT-131) has the sum of the net amounts of its DETAIL and GROUP sub-lines.", func(n *N) bool {
+			a("BR-FXEXT-08", func(n *N) bool {
 				const amount = "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount"
 				own := n.Str(amount)
 				if !anyText(n.All("ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode"), "GROUP") || own == "" {
@@ -375,7 +403,7 @@ func facturXExtended() pattern {
 				}
 				return v.Equal(sum)
 			}),
-			a("BR-FXEXT-11", Fatal, "The parent line ID (BT-X-304) of a sub-line names an existing line (BT-126).", func(n *N) bool {
+			a("BR-FXEXT-11", func(n *N) bool {
 				parent := strings.TrimSpace(n.Str("ram:AssociatedDocumentLineDocument/ram:ParentLineID"))
 				return parent == "" || Any(n.doc.root.All("//ram:IncludedSupplyChainTradeLineItem/ram:AssociatedDocumentLineDocument/ram:LineID"), func(id *N) bool {
 					return strings.TrimSpace(id.Text) == parent
@@ -383,33 +411,41 @@ func facturXExtended() pattern {
 			}),
 		}},
 		{atIf(hasSubject, "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote"), []assert{
-			a("BR-FXEXT-01", Fatal, "A note with a subject code needs its text or content code.", noteContent),
+			a("BR-FXEXT-01", noteContent),
 		}},
 		{atIf(hasSubject, "//ram:AssociatedDocumentLineDocument/ram:IncludedNote"), []assert{
-			a("BR-FXEXT-02", Fatal, "A line note with a subject code needs its text or content code.", noteContent),
+			a("BR-FXEXT-02", noteContent),
 		}},
 		{atIf(notUnder("ram:SellerTradeParty"), "//ram:SpecifiedTaxRegistration/ram:ID"), []assert{
-			a("BR-FXEXT-03", Fatal, "A tax registration outside the seller is a VAT identifier (schemeID VA).", func(n *N) bool { return rawAttr(n, "schemeID") == "VA" }),
+			a("BR-FXEXT-03", func(n *N) bool { return rawAttr(n, "schemeID") == "VA" }),
 		}},
 		{at("//ram:ApplicableProductCharacteristic/ram:TypeCode"), []assert{
-			a("BR-FXEXT-04", Warning, "An item characteristic type code should be from UNTDID 6313 or Factur-X's own codes (a warning since 1.08).", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313[n.Val()] }),
+			a("BR-FXEXT-04", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313[n.Val()] }),
 		}},
 	}
-	for _, f := range []struct{ prefix, code string }{{"Z", "Z"}, {"E", "E"}, {"AE", "AE"}, {"G", "G"}, {"IC", "K"}} {
+	for _, f := range facturXExtendedCategories[:5] { // bound at the category code
 		code := f.code
 		p = append(p, rule{atIf(func(c *N) bool { return c.Text == code }, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode"), []assert{
-			a("BR-FXEXT-"+f.prefix+"-08", Fatal, "The taxable amount of the "+code+" breakdown must equal its lines, allowances and charges, within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-"+f.prefix+"-08", func(n *N) bool {
 				return extendedCategory(n, n.parent, code, nil)
 			}),
 		}})
 	}
-	for _, f := range []struct{ prefix, code string }{{"AF", "L"}, {"AG", "M"}, {"O", "O"}} {
+	for _, f := range facturXExtendedCategories[5:] { // bound at the trade tax
 		code := f.code
 		p = append(p, rule{atIf(taxCat(code), "//rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax"), []assert{
-			a("BR-FXEXT-"+f.prefix+"-08", Fatal, "The taxable amount of the "+code+" breakdown must equal its lines, allowances and charges, within a cent per item.", func(n *N) bool {
+			a("BR-FXEXT-"+f.prefix+"-08", func(n *N) bool {
 				return extendedCategory(n, n, code, nil)
 			}),
 		}})
 	}
 	return p
+}
+
+// facturXExtendedCategories are the VAT categories of BR-FXEXT-<prefix>-08: the first five
+// are bound at the breakdown's category code, the others at the trade tax, as in the
+// official EXTENDED Schematron.
+var facturXExtendedCategories = []struct{ prefix, code string }{
+	{"Z", "Z"}, {"E", "E"}, {"AE", "AE"}, {"G", "G"}, {"IC", "K"},
+	{"AF", "L"}, {"AG", "M"}, {"O", "O"},
 }

@@ -48,10 +48,10 @@ func TestRulePanicIsInternalError(t *testing.T) {
 		p    pattern
 	}{
 		{"test", pattern{{at("/ubl:Invoice"), []assert{
-			a("TEST-PANIC-TEST", Fatal, "panics in its test", func(n *N) bool { return nilMap["x"].Has("cbc:ID") }),
+			row("TEST-PANIC-TEST", Fatal, "panics in its test", func(n *N) bool { return nilMap["x"].Has("cbc:ID") }),
 		}}}},
 		{"context", pattern{{where(func(n *N) bool { return nilMap["x"].Is("cbc:ID") }), []assert{
-			a("TEST-PANIC-CONTEXT", Fatal, "panics in its context", func(*N) bool { return true }),
+			row("TEST-PANIC-CONTEXT", Fatal, "panics in its context", func(*N) bool { return true }),
 		}}}},
 		{"message", pattern{{at("/ubl:Invoice"), []assert{{
 			id: "TEST-PANIC-MESSAGE", flag: Fatal, msg: "panics in its message",
@@ -82,13 +82,13 @@ func TestRulePanicIsInternalError(t *testing.T) {
 func TestDynamicErrorFailsRule(t *testing.T) {
 	res, err, log := runOne(t, pattern{
 		{atIf(func(n *N) bool { return n.DecVal().IsZero() }, "cbc:Note"), []assert{
-			a("TEST-CONTEXT-CAST", Fatal, "never applies: its context casts a non-decimal", func(*N) bool { return false }),
+			row("TEST-CONTEXT-CAST", Fatal, "never applies: its context casts a non-decimal", func(*N) bool { return false }),
 		}},
 		{at("cbc:LineExtensionAmount", "cbc:ID"), []assert{
-			a("TEST-CAST", Fatal, "a decimal", func(n *N) bool { return n.DecVal().GreaterThanOrEqual(n.DecVal()) }),
+			row("TEST-CAST", Fatal, "a decimal", func(n *N) bool { return n.DecVal().GreaterThanOrEqual(n.DecVal()) }),
 		}},
 		{at("/ubl:Invoice"), []assert{
-			a("TEST-BOOLEAN", Fatal, "a boolean", charge(true)),
+			row("TEST-BOOLEAN", Fatal, "a boolean", charge(true)),
 		}},
 	})
 	if err != nil {

@@ -78,12 +78,6 @@ func directDebit(code string) bool  { return code == "49" || code == "59" }
 func indicatorOK(v string) bool     { return v == "true" || v == "false" }
 
 func peppolUBL() []pattern {
-	const (
-		msg001 = "Business process MUST be provided."
-		msg040 = "Allowance/charge amount must equal base amount * percentage/100 if base amount and percentage exists."
-		msg043 = "Allowance/charge ChargeIndicator value MUST equal 'true' or 'false'."
-		msg120 = "Invoice line net amount MUST equal (Invoiced quantity * (Item net price/item price base quantity) + Sum of invoice line charge amount - sum of invoice line allowance amount."
-	)
 	docAC := []string{"/ubl:Invoice/cac:AllowanceCharge", "/ubl:Invoice/cac:InvoiceLine/cac:AllowanceCharge", "/cn:CreditNote/cac:AllowanceCharge", "/cn:CreditNote/cac:CreditNoteLine/cac:AllowanceCharge"}
 	currency := func(n *N) string { return n.doc.root.Str("cbc:DocumentCurrencyCode") }
 	isInvoice := func(n *N) bool { return n.doc.root.Local == "Invoice" }
@@ -102,21 +96,21 @@ func peppolUBL() []pattern {
 	}
 	rootHas := func(p string) func(*N) bool { return func(n *N) bool { return n.doc.root.Has(p) } }
 	return []pattern{
-		{{where(emptyLeaf), []assert{a("PEPPOL-EN16931-R008", Fatal, "Document MUST not contain empty elements.", func(*N) bool { return false })}}},
+		{{where(emptyLeaf), []assert{a("PEPPOL-EN16931-R008", func(*N) bool { return false })}}},
 		{
 			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
-				a("PEPPOL-EN16931-R001", Fatal, msg001, has("cbc:ProfileID")),
-				a("PEPPOL-EN16931-R053", Fatal, "Only one tax total with tax subtotals MUST be provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R001", has("cbc:ProfileID")),
+				a("PEPPOL-EN16931-R053", func(n *N) bool {
 					return len(Where(n.All("cac:TaxTotal"), has("cac:TaxSubtotal"))) == 1
 				}),
-				a("PEPPOL-EN16931-R054", Fatal, "Only one tax total without tax subtotals MUST be provided when tax currency code is provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R054", func(n *N) bool {
 					want := 0
 					if n.Has("cbc:TaxCurrencyCode") {
 						want = 1
 					}
 					return len(Where(n.All("cac:TaxTotal"), func(t *N) bool { return !t.Has("cac:TaxSubtotal") })) == want
 				}),
-				a("PEPPOL-EN16931-R055", Fatal, "Invoice total VAT amount and Invoice total VAT amount in accounting currency MUST have the same operational sign.", func(n *N) bool {
+				a("PEPPOL-EN16931-R055", func(n *N) bool {
 					if !n.Has("cbc:TaxCurrencyCode") {
 						return true
 					}
@@ -125,39 +119,39 @@ func peppolUBL() []pattern {
 				}),
 			}},
 			{at("cbc:TaxCurrencyCode"), []assert{
-				a("PEPPOL-EN16931-R005", Fatal, "VAT accounting currency code MUST be different from invoice currency code when provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R005", func(n *N) bool {
 					return n.Val() != n.parent.Str("cbc:DocumentCurrencyCode")
 				}),
 			}},
-			{at("cac:AccountingCustomerParty/cac:Party"), []assert{a("PEPPOL-EN16931-R010", Fatal, "Buyer electronic address MUST be provided.", has("cbc:EndpointID"))}},
-			{at("cac:AccountingSupplierParty/cac:Party"), []assert{a("PEPPOL-EN16931-R020", Fatal, "Seller electronic address MUST be provided.", has("cbc:EndpointID"))}},
+			{at("cac:AccountingCustomerParty/cac:Party"), []assert{a("PEPPOL-EN16931-R010", has("cbc:EndpointID"))}},
+			{at("cac:AccountingSupplierParty/cac:Party"), []assert{a("PEPPOL-EN16931-R020", has("cbc:EndpointID"))}},
 			{atIf(func(n *N) bool { return n.Has("cbc:MultiplierFactorNumeric") && !n.Has("cbc:BaseAmount") }, docAC...), []assert{
-				a("PEPPOL-EN16931-R041", Fatal, "Allowance/charge base amount MUST be provided when allowance/charge percentage is provided.", func(*N) bool { return false }),
+				a("PEPPOL-EN16931-R041", func(*N) bool { return false }),
 			}},
 			{atIf(func(n *N) bool { return !n.Has("cbc:MultiplierFactorNumeric") && n.Has("cbc:BaseAmount") }, docAC...), []assert{
-				a("PEPPOL-EN16931-R042", Fatal, "Allowance/charge percentage MUST be provided when allowance/charge base amount is provided.", func(*N) bool { return false }),
+				a("PEPPOL-EN16931-R042", func(*N) bool { return false }),
 			}},
 			{at(docAC...), []assert{
-				a("PEPPOL-EN16931-R040", Fatal, msg040, func(n *N) bool {
+				a("PEPPOL-EN16931-R040", func(n *N) bool {
 					if !n.Has("cbc:MultiplierFactorNumeric") || !n.Has("cbc:BaseAmount") {
 						return true
 					}
 					want := n.One("cbc:BaseAmount").DecVal().Mul(n.One("cbc:MultiplierFactorNumeric").DecVal()).Div(hundred)
 					return slack(decOr(n, "cbc:Amount", decimal.Zero), want, slackFor(currency(n)))
 				}),
-				a("PEPPOL-EN16931-R043", Fatal, msg043, func(n *N) bool { return indicatorOK(n.Str("cbc:ChargeIndicator")) }),
+				a("PEPPOL-EN16931-R043", func(n *N) bool { return indicatorOK(n.Str("cbc:ChargeIndicator")) }),
 			}},
 			{atIf(func(n *N) bool { return directDebit(n.Str("cbc:PaymentMeansCode")) }, "cac:PaymentMeans"), []assert{
-				a("PEPPOL-EN16931-R061", Fatal, "Mandate reference MUST be provided for direct debit.", has("cac:PaymentMandate/cbc:ID")),
+				a("PEPPOL-EN16931-R061", has("cac:PaymentMandate/cbc:ID")),
 			}},
 			{atIf(rootHas("cac:InvoicePeriod/cbc:StartDate"), "/ubl:Invoice/cac:InvoiceLine/cac:InvoicePeriod/cbc:StartDate", "/cn:CreditNote/cac:CreditNoteLine/cac:InvoicePeriod/cbc:StartDate"), []assert{
-				a("PEPPOL-EN16931-R110", Fatal, "Start date of line period MUST be within invoice period.", period("cbc:StartDate", func(cmp int) bool { return cmp >= 0 })),
+				a("PEPPOL-EN16931-R110", period("cbc:StartDate", func(cmp int) bool { return cmp >= 0 })),
 			}},
 			{atIf(rootHas("cac:InvoicePeriod/cbc:EndDate"), "/ubl:Invoice/cac:InvoiceLine/cac:InvoicePeriod/cbc:EndDate", "/cn:CreditNote/cac:CreditNoteLine/cac:InvoicePeriod/cbc:EndDate"), []assert{
-				a("PEPPOL-EN16931-R111", Fatal, "End date of line period MUST be within invoice period.", period("cbc:EndDate", func(cmp int) bool { return cmp <= 0 })),
+				a("PEPPOL-EN16931-R111", period("cbc:EndDate", func(cmp int) bool { return cmp <= 0 })),
 			}},
 			{at("cac:InvoiceLine", "cac:CreditNoteLine"), []assert{
-				a("PEPPOL-EN16931-R120", Warning, msg120, func(n *N) bool {
+				a("PEPPOL-EN16931-R120", func(n *N) bool {
 					q := "cbc:CreditedQuantity"
 					if isInvoice(n) {
 						q = "cbc:InvoicedQuantity"
@@ -173,16 +167,16 @@ func peppolUBL() []pattern {
 					want := lineNet(decOr(n, q, decimal.NewFromInt(1)), decOr(n, "cac:Price/cbc:PriceAmount", decimal.Zero), base, roundedSum(byIndicator("true")), roundedSum(byIndicator("false")))
 					return slack(decOr(n, "cbc:LineExtensionAmount", decimal.Zero), want, slackFor(currency(n)))
 				}),
-				a("PEPPOL-EN16931-R121", Fatal, "Base quantity MUST be a positive number above zero.", func(n *N) bool {
+				a("PEPPOL-EN16931-R121", func(n *N) bool {
 					return !n.Has("cac:Price/cbc:BaseQuantity") || n.One("cac:Price/cbc:BaseQuantity").DecVal().IsPositive()
 				}),
-				a("PEPPOL-EN16931-R101", Fatal, "Element Document reference can only be used for Invoice line object.", func(n *N) bool {
+				a("PEPPOL-EN16931-R101", func(n *N) bool {
 					return !n.Has("cac:DocumentReference") || anyText(n.All("cac:DocumentReference/cbc:DocumentTypeCode"), "130")
 				}),
 			}},
 			{at("cac:Price/cac:AllowanceCharge"), []assert{
-				a("PEPPOL-EN16931-R044", Fatal, "Charge on price level is NOT allowed. Only value 'false' allowed.", func(n *N) bool { return n.Str("cbc:ChargeIndicator") == "false" }),
-				a("PEPPOL-EN16931-R046", Fatal, "Item net price MUST equal (Gross price - Allowance amount) when gross price is provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R044", func(n *N) bool { return n.Str("cbc:ChargeIndicator") == "false" }),
+				a("PEPPOL-EN16931-R046", func(n *N) bool {
 					if !n.Has("cbc:BaseAmount") {
 						return true
 					}
@@ -195,7 +189,7 @@ func peppolUBL() []pattern {
 				}),
 			}},
 			{atIf(hasAttr("unitCode"), "cac:Price/cbc:BaseQuantity"), []assert{
-				a("PEPPOL-EN16931-R130", Fatal, "Unit code of price base quantity MUST be same as invoiced quantity.", func(n *N) bool {
+				a("PEPPOL-EN16931-R130", func(n *N) bool {
 					line := n.parent.parent
 					if !line.Has("cbc:InvoicedQuantity") && !line.Has("cbc:CreditedQuantity") {
 						return true
@@ -261,13 +255,13 @@ func peppolCII() []pattern {
 		{{where(func(n *N) bool {
 			return emptyLeaf(n) && !(n.Local == "ApplicableHeaderTradeDelivery" && n.Space == prefixes["ram"])
 		}), []assert{
-			a("PEPPOL-EN16931-R008", Fatal, "Document MUST not contain empty elements.", func(*N) bool { return false }),
+			a("PEPPOL-EN16931-R008", func(*N) bool { return false }),
 		}}},
 		{{at("rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice"), []assert{
-			a("PEPPOL-EN16931-R044", Fatal, "Charge on price level is NOT allowed. Only value 'false' allowed.", func(n *N) bool {
+			a("PEPPOL-EN16931-R044", func(n *N) bool {
 				return !n.Has("ram:AppliedTradeAllowanceCharge/ram:ActualAmount") || anyText(n.All("ram:AppliedTradeAllowanceCharge/"+indicator), "false")
 			}),
-			a("PEPPOL-EN16931-R046", Fatal, "Item net price MUST equal (Gross price - Allowance amount) when gross price is provided.", func(n *N) bool {
+			a("PEPPOL-EN16931-R046", func(n *N) bool {
 				if !n.Has("ram:ChargeAmount") {
 					return true
 				}
@@ -280,23 +274,23 @@ func peppolCII() []pattern {
 		}}},
 		{
 			{at("rsm:ExchangedDocumentContext"), []assert{
-				a("PEPPOL-EN16931-R001", Fatal, "Business process MUST be provided.", has("ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID")),
+				a("PEPPOL-EN16931-R001", has("ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID")),
 			}},
 			{at("ram:ApplicableHeaderTradeSettlement"), []assert{
-				a("PEPPOL-EN16931-R005", Fatal, "VAT accounting currency code MUST be different from invoice currency code when provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R005", func(n *N) bool {
 					return !n.Has("ram:TaxCurrencyCode") || n.Str("ram:TaxCurrencyCode") != n.Str("ram:InvoiceCurrencyCode")
 				}),
-				a("PEPPOL-EN16931-R053", Fatal, "No more than one tax total amount must be provided where currency id equals document currency code.", func(n *N) bool {
+				a("PEPPOL-EN16931-R053", func(n *N) bool {
 					return len(totals(n, currency(n), n.doc.root.Has(settlement+"/ram:InvoiceCurrencyCode"), false)) <= 1
 				}),
-				a("PEPPOL-EN16931-R054", Fatal, "Only one tax total amount must be provided where currency id equals tax currency code, if tax currency code (BT-6) is provided.", func(n *N) bool {
+				a("PEPPOL-EN16931-R054", func(n *N) bool {
 					want := 0
 					if n.Has("ram:TaxCurrencyCode") {
 						want = 1
 					}
 					return len(totals(n, currency(n), n.doc.root.Has(settlement+"/ram:InvoiceCurrencyCode"), true)) == want
 				}),
-				a("PEPPOL-EN16931-R055", Fatal, "Invoice total VAT amount and Invoice total VAT amount in accounting currency MUST have the same operational sign.", func(n *N) bool {
+				a("PEPPOL-EN16931-R055", func(n *N) bool {
 					doc := totals(n, currency(n), n.doc.root.Has(settlement+"/ram:InvoiceCurrencyCode"), false)
 					tc, hasTax := taxCurrency(n)
 					if !hasTax || len(doc) == 0 {
@@ -306,40 +300,40 @@ func peppolCII() []pattern {
 					return anyCmp(tax, isNeg) && anyCmp(doc, isNeg) || anyCmp(tax, notNeg) && anyCmp(doc, notNeg)
 				}),
 			}},
-			{at("ram:BuyerTradeParty"), []assert{a("PEPPOL-EN16931-R010", Fatal, "Buyer electronic address MUST be provided.", has("ram:URIUniversalCommunication/ram:URIID"))}},
-			{at("ram:SellerTradeParty"), []assert{a("PEPPOL-EN16931-R020", Fatal, "Seller electronic address MUST be provided.", has("ram:URIUniversalCommunication/ram:URIID"))}},
+			{at("ram:BuyerTradeParty"), []assert{a("PEPPOL-EN16931-R010", has("ram:URIUniversalCommunication/ram:URIID"))}},
+			{at("ram:SellerTradeParty"), []assert{a("PEPPOL-EN16931-R020", has("ram:URIUniversalCommunication/ram:URIID"))}},
 			{atIf(func(n *N) bool { return n.Has("ram:CalculationPercent") && !n.Has("ram:BasisAmount") }, "ram:SpecifiedTradeAllowanceCharge"), []assert{
-				a("PEPPOL-EN16931-R041", Fatal, "Allowance/charge base amount MUST be provided when allowance/charge percentage is provided.", func(*N) bool { return false }),
+				a("PEPPOL-EN16931-R041", func(*N) bool { return false }),
 			}},
 			{atIf(func(n *N) bool { return !n.Has("ram:CalculationPercent") && n.Has("ram:BasisAmount") }, "ram:SpecifiedTradeAllowanceCharge"), []assert{
-				a("PEPPOL-EN16931-R042", Fatal, "Allowance/charge percentage MUST be provided when allowance/charge base amount is provided.", func(*N) bool { return false }),
+				a("PEPPOL-EN16931-R042", func(*N) bool { return false }),
 			}},
 			{at("ram:SpecifiedTradeAllowanceCharge"), []assert{
-				a("PEPPOL-EN16931-R040", Fatal, "Allowance/charge amount must equal base amount * percentage/100 if base amount and percentage exists.", func(n *N) bool {
+				a("PEPPOL-EN16931-R040", func(n *N) bool {
 					if !n.Has("ram:CalculationPercent") || !n.Has("ram:BasisAmount") {
 						return true
 					}
 					want := n.One("ram:BasisAmount").DecVal().Mul(n.One("ram:CalculationPercent").DecVal()).Div(hundred)
 					return slack(decOr(n, "ram:ActualAmount", decimal.Zero), want, slackFor(currency(n)))
 				}),
-				a("PEPPOL-EN16931-R043-1", Fatal, "Allowance/charge ChargeIndicator value MUST equal 'true' or 'false'.", func(n *N) bool { return indicatorOK(n.Str(indicator)) }),
+				a("PEPPOL-EN16931-R043-1", func(n *N) bool { return indicatorOK(n.Str(indicator)) }),
 			}},
 			{at("ram:AppliedTradeAllowanceCharge"), []assert{
-				a("PEPPOL-EN16931-R043-2", Fatal, "Allowance/charge ChargeIndicator value MUST equal 'true' or 'false'.", func(n *N) bool { return indicatorOK(n.Str(indicator)) }),
+				a("PEPPOL-EN16931-R043-2", func(n *N) bool { return indicatorOK(n.Str(indicator)) }),
 			}},
 			{atIf(func(n *N) bool { return directDebit(n.Str("ram:TypeCode")) }, "ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
-				a("PEPPOL-EN16931-R061", Fatal, "Mandate reference MUST be provided for direct debit.", func(n *N) bool {
+				a("PEPPOL-EN16931-R061", func(n *N) bool {
 					return n.parent.Has("ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID")
 				}),
 			}},
 			{atIf(headerPeriod("ram:StartDateTime"), "/rsm:CrossIndustryInvoice/"+lineBill+"ram:StartDateTime"), []assert{
-				a("PEPPOL-EN16931-R110", Fatal, "Start date of line period MUST be within invoice period.", period("ram:StartDateTime", func(l, d string) bool { return l >= d })),
+				a("PEPPOL-EN16931-R110", period("ram:StartDateTime", func(l, d string) bool { return l >= d })),
 			}},
 			{atIf(headerPeriod("ram:EndDateTime"), "/rsm:CrossIndustryInvoice/"+lineBill+"ram:EndDateTime"), []assert{
-				a("PEPPOL-EN16931-R111", Fatal, "End date of line period MUST be within invoice period.", period("ram:EndDateTime", func(l, d string) bool { return l <= d })),
+				a("PEPPOL-EN16931-R111", period("ram:EndDateTime", func(l, d string) bool { return l <= d })),
 			}},
 			{at("ram:IncludedSupplyChainTradeLineItem"), []assert{
-				a("PEPPOL-EN16931-R120", Warning, "Invoice line net amount MUST equal (Invoiced quantity * (Item net price/item price base quantity) + Sum of invoice line charge amount - sum of invoice line allowance amount.", func(n *N) bool {
+				a("PEPPOL-EN16931-R120", func(n *N) bool {
 					base, ok := nonZeroOr(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity")
 					if !ok {
 						if base, ok = nonZeroOr(n, "ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity"); !ok {
@@ -359,18 +353,18 @@ func peppolCII() []pattern {
 						roundedSum(byIndicator("true")), roundedSum(byIndicator("false")))
 					return slack(decOr(n, "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount", decimal.Zero), want, slackFor(currency(n)))
 				}),
-				a("PEPPOL-EN16931-R101", Fatal, "Element Additional referenced document can only be used for Invoice line object.", func(n *N) bool {
+				a("PEPPOL-EN16931-R101", func(n *N) bool {
 					return !n.Has("ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument") ||
 						anyText(n.All("ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument/ram:TypeCode"), "130")
 				}),
 			}},
 			{at("ram:NetPriceProductTradePrice", "ram:GrossPriceProductTradePrice"), []assert{
-				a("PEPPOL-EN16931-R121", Fatal, "Base quantity MUST be a positive number above zero.", func(n *N) bool {
+				a("PEPPOL-EN16931-R121", func(n *N) bool {
 					return !n.Has("ram:BasisQuantity") || n.One("ram:BasisQuantity").DecVal().IsPositive()
 				}),
 			}},
 			{atIf(hasAttr("unitCode"), "ram:NetPriceProductTradePrice/ram:BasisQuantity", "ram:GrossPriceProductTradePrice/ram:BasisQuantity"), []assert{
-				a("PEPPOL-EN16931-R130", Fatal, "Unit code of price base quantity MUST be same as invoiced quantity.", func(n *N) bool {
+				a("PEPPOL-EN16931-R130", func(n *N) bool {
 					unit := rawAttr(n, "unitCode")
 					line := n.parent.parent.parent // ../../.. is empty for a price directly below the root
 					if line == nil {

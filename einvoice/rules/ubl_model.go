@@ -132,13 +132,6 @@ func (f vatFamily) ublInvoice() []assert {
 		}
 		return sellerOrRepVAT(n, false)
 	}
-	need := map[string]string{
-		"seller":          "the Seller VAT identifier (BT-31) or the Seller tax representative VAT identifier (BT-63)",
-		"sellerVAT":       "the Seller VAT identifier (BT-31) or the Seller tax representative VAT identifier (BT-63)",
-		"seller+buyer":    "the Seller VAT identifier (BT-31) or tax representative VAT identifier (BT-63), and the Buyer VAT identifier (BT-48) or legal registration identifier (BT-47)",
-		"seller+buyerVAT": "the Seller VAT identifier (BT-31) or tax representative VAT identifier (BT-63), and the Buyer VAT identifier (BT-48)",
-		"none":            "no Seller (BT-31), Seller tax representative (BT-63) or Buyer (BT-48) VAT identifier",
-	}[f.ids]
 	used := func(n *N, p string, filter func(*N) bool) bool { return len(Where(n.All(p), filter)) > 0 }
 	first := func(n *N) bool {
 		breakdown := n.All("cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory")
@@ -173,8 +166,8 @@ func (f vatFamily) ublInvoice() []assert {
 		}
 	}
 	return []assert{
-		a(id("01"), Fatal, "An invoice with "+f.name+" lines, allowances or charges needs "+map[bool]string{true: "at least one", false: "exactly one"}[f.prefix == "S" || f.prefix == "AF" || f.prefix == "AG"]+" VAT breakdown (BG-23) of that category, and one without none.", first),
-		a(id("02"), Fatal, "An invoice line in category "+f.name+" requires "+need+".", func(n *N) bool {
+		a(id("01"), first),
+		a(id("02"), func(n *N) bool {
 			if f.prefix == "S" {
 				// As the official rule reads: an S line of the VAT scheme and the
 				// identifiers, or no S line at all. S lines whose tax scheme is missing
@@ -183,8 +176,8 @@ func (f vatFamily) ublInvoice() []assert {
 			}
 			return !used(n, "//cac:ClassifiedTaxCategory", isVAT) || ids(n)
 		}),
-		a(id("03"), Fatal, "A document level allowance in category "+f.name+" requires "+need+".", func(n *N) bool { return !acCat(false)(n) || ids(n) }),
-		a(id("04"), Fatal, "A document level charge in category "+f.name+" requires "+need+".", func(n *N) bool { return !acCat(true)(n) || ids(n) }),
+		a(id("03"), func(n *N) bool { return !acCat(false)(n) || ids(n) }),
+		a(id("04"), func(n *N) bool { return !acCat(true)(n) || ids(n) }),
 	}
 }
 
@@ -207,31 +200,21 @@ func (f vatFamily) rateOK(n *N) bool {
 func (f vatFamily) ublCategoryRules() []rule {
 	is := both(category(f.code), vat)
 	id := func(n string) string { return "BR-" + f.prefix + "-" + n }
-	rateMsg := map[string]string{
-		"positive":    "has a VAT rate greater than zero",
-		"zero":        "has a VAT rate of 0",
-		"none":        "has no VAT rate",
-		"nonnegative": "has a VAT rate of zero or more",
-	}[f.rate]
-	exMsg := "must not have a VAT exemption reason (BT-120) or code (BT-121)"
-	if f.exemption {
-		exMsg = "needs a VAT exemption reason (BT-120) or code (BT-121)"
-	}
 	return []rule{
 		{selector: atIf(is, "/*/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory"), asserts: []assert{
-			a(id("08"), Fatal, "The taxable amount (BT-116) of the "+f.name+" VAT breakdown must equal its line net amounts plus charges minus allowances of that category"+map[bool]string{true: " and rate", false: ""}[f.perRate]+".", f.ublTaxable),
-			a(id("09"), Fatal, "The VAT amount (BT-117) of the "+f.name+" VAT breakdown "+map[bool]string{true: "must be its taxable amount times its rate", false: "must be 0"}[f.perRate]+".", f.ublTaxAmount),
-			a(id("10"), Fatal, "A "+f.name+" VAT breakdown "+exMsg+".", func(n *N) bool {
+			a(id("08"), f.ublTaxable),
+			a(id("09"), f.ublTaxAmount),
+			a(id("10"), func(n *N) bool {
 				has := n.Has("cbc:TaxExemptionReason") || n.Has("cbc:TaxExemptionReasonCode")
 				return has == f.exemption
 			}),
 		}},
 		{selector: atIf(both(is, parentIs(charge(false))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
-			a(id("06"), Fatal, "A "+f.name+" document level allowance "+rateMsg+" (BT-96).", f.rateOK)}},
+			a(id("06"), f.rateOK)}},
 		{selector: atIf(both(is, parentIs(charge(true))), "cac:AllowanceCharge/cac:TaxCategory"), asserts: []assert{
-			a(id("07"), Fatal, "A "+f.name+" document level charge "+rateMsg+" (BT-103).", f.rateOK)}},
+			a(id("07"), f.rateOK)}},
 		{selector: atIf(is, "cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory", "cac:CreditNoteLine/cac:Item/cac:ClassifiedTaxCategory"), asserts: []assert{
-			a(id("05"), Fatal, "An invoice line in category "+f.name+" "+rateMsg+" (BT-152).", f.rateOK)}},
+			a(id("05"), f.rateOK)}},
 	}
 }
 

@@ -85,64 +85,64 @@ func distinctValues(ns []*N) int {
 // restrictions and the elements EN 16931 does not use.
 func ublSyntax() pattern {
 	invoice := []assert{
-		a("UBL-SR-01", Fatal, "A contract reference (BT-12) occurs at most once.", maxCount("cac:ContractDocumentReference/cbc:ID", 1)),
-		a("UBL-SR-02", Fatal, "A receiving advice reference (BT-15) occurs at most once.", maxCount("cac:ReceiptDocumentReference/cbc:ID", 1)),
-		a("UBL-SR-03", Fatal, "A despatch advice reference (BT-16) occurs at most once.", maxCount("cac:DespatchDocumentReference/cbc:ID", 1)),
-		a("UBL-SR-04", Fatal, "An invoiced object identifier (BT-18) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-01", maxCount("cac:ContractDocumentReference/cbc:ID", 1)),
+		a("UBL-SR-02", maxCount("cac:ReceiptDocumentReference/cbc:ID", 1)),
+		a("UBL-SR-03", maxCount("cac:DespatchDocumentReference/cbc:ID", 1)),
+		a("UBL-SR-04", func(n *N) bool {
 			return countIn(Where(n.All("cac:AdditionalDocumentReference"), func(r *N) bool { return anyText(r.All("cbc:DocumentTypeCode"), "130") }), "cbc:ID") <= 1
 		}),
-		a("UBL-SR-05", Fatal, "Payment terms (BT-20) occur at most once.", maxCount("cac:PaymentTerms/cbc:Note", 1)),
-		a("UBL-SR-08", Fatal, "The invoicing period (BG-14) occurs at most once.", maxCount("cac:InvoicePeriod", 1)),
-		a("UBL-SR-09", Fatal, "The seller name (BT-27) occurs at most once.", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName", 1)),
-		a("UBL-SR-10", Fatal, "The seller trading name (BT-28) occurs at most once.", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name", 1)),
-		a("UBL-SR-11", Fatal, "The seller legal registration identifier (BT-30) occurs at most once.", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID", 1)),
-		a("UBL-SR-12", Fatal, "The seller VAT identifier (BT-31) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-05", maxCount("cac:PaymentTerms/cbc:Note", 1)),
+		a("UBL-SR-08", maxCount("cac:InvoicePeriod", 1)),
+		a("UBL-SR-09", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName", 1)),
+		a("UBL-SR-10", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name", 1)),
+		a("UBL-SR-11", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID", 1)),
+		a("UBL-SR-12", func(n *N) bool {
 			return countIn(Where(n.All("cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme"), rawVAT(true)), "cbc:CompanyID") <= 1
 		}),
-		a("UBL-SR-13", Fatal, "The seller tax registration identifier (BT-32) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-13", func(n *N) bool {
 			return countIn(Where(n.All("cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme"), rawVAT(false)), "cbc:CompanyID") <= 1
 		}),
-		a("UBL-SR-14", Fatal, "The seller additional legal information (BT-33) occurs at most once.", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyLegalForm", 1)),
-		a("UBL-SR-15", Fatal, "The buyer name (BT-44) occurs at most once.", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName", 1)),
-		a("UBL-SR-16", Fatal, "The buyer identifier (BT-46) occurs at most once.", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID", 1)),
-		a("UBL-SR-17", Fatal, "The buyer legal registration identifier (BT-47) occurs at most once.", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID", 1)),
-		a("UBL-SR-18", Fatal, "The buyer VAT identifier (BT-48) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-14", maxCount("cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyLegalForm", 1)),
+		a("UBL-SR-15", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName", 1)),
+		a("UBL-SR-16", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID", 1)),
+		a("UBL-SR-17", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID", 1)),
+		a("UBL-SR-18", func(n *N) bool {
 			return countIn(Where(n.All("cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme"), rawVAT(true)), "cbc:CompanyID") <= 1
 		}),
-		a("UBL-SR-24", Fatal, "Delivery information (BG-13) occurs at most once.", maxCount("cac:Delivery", 1)),
-		a("UBL-SR-29", Fatal, "A bank assigned creditor identifier (BT-90) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-24", maxCount("cac:Delivery", 1)),
+		a("UBL-SR-29", func(n *N) bool {
 			return len(Where(n.All("//cac:PartyIdentification/cbc:ID"), func(id *N) bool { return strings.ToUpper(rawAttr(id, "schemeID")) == "SEPA" })) <= 1
 		}),
-		a("UBL-SR-39", Fatal, "A project reference (BT-11) occurs at most once.", maxCount("cac:ProjectReference/cbc:ID", 1)),
-		a("UBL-SR-40", Fatal, "The buyer trading name (BT-45) occurs at most once.", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyName/cbc:Name", 1)),
-		a("UBL-SR-44", Fatal, "A payment identifier (BT-83) may appear several times, but always with the same value.", func(n *N) bool { return distinctValues(n.All("//cbc:PaymentID")) <= 1 }),
-		a("UBL-SR-45", Fatal, "The due date (BT-9) occurs at most once.", maxCount("cac:PaymentMeans/cbc:PaymentDueDate", 1)),
-		a("UBL-SR-46", Fatal, "The payment means text (BT-82) occurs at most once.", func(n *N) bool {
+		a("UBL-SR-39", maxCount("cac:ProjectReference/cbc:ID", 1)),
+		a("UBL-SR-40", maxCount("cac:AccountingCustomerParty/cac:Party/cac:PartyName/cbc:Name", 1)),
+		a("UBL-SR-44", func(n *N) bool { return distinctValues(n.All("//cbc:PaymentID")) <= 1 }),
+		a("UBL-SR-45", maxCount("cac:PaymentMeans/cbc:PaymentDueDate", 1)),
+		a("UBL-SR-46", func(n *N) bool {
 			return len(Where(n.All("cac:PaymentMeans/cbc:PaymentMeansCode"), hasAttr("name"))) <= 1
 		}),
-		a("UBL-SR-47", Fatal, "Payment means may repeat, but always with the same payment means code (BT-81).", func(n *N) bool { return distinctValues(n.All("//cbc:PaymentMeansCode")) <= 1 }),
-		a("UBL-SR-49", Fatal, "The VAT point date code (BT-8) occurs at most once.", maxCount("cac:InvoicePeriod/cbc:DescriptionCode", 1)),
-		a("UBL-SR-54", Fatal, "Payment card information (BG-18) occurs at most once.", maxCount("cac:PaymentMeans/cac:CardAccount", 1)),
-		a("UBL-SR-55", Fatal, "Direct debit information (BG-19) occurs at most once.", maxCount("cac:PaymentMeans/cac:PaymentMandate", 1)),
-		a("UBL-SR-56", Fatal, "A tender or lot reference (BT-17) occurs at most once.", maxCount("cac:OriginatorDocumentReference/cbc:ID", 1)),
-		a("UBL-CR-002", Warning, "The UBL version identifier, if given, should be 2.1.", func(n *N) bool {
+		a("UBL-SR-47", func(n *N) bool { return distinctValues(n.All("//cbc:PaymentMeansCode")) <= 1 }),
+		a("UBL-SR-49", maxCount("cac:InvoicePeriod/cbc:DescriptionCode", 1)),
+		a("UBL-SR-54", maxCount("cac:PaymentMeans/cac:CardAccount", 1)),
+		a("UBL-SR-55", maxCount("cac:PaymentMeans/cac:PaymentMandate", 1)),
+		a("UBL-SR-56", maxCount("cac:OriginatorDocumentReference/cbc:ID", 1)),
+		a("UBL-CR-002", func(n *N) bool {
 			return !n.Has("cbc:UBLVersionID") || anyText(n.All("cbc:UBLVersionID"), "2.1")
 		}),
-		a("UBL-CR-412", Warning, "An invoice should carry its due date in cbc:DueDate, not in the payment means.", func(n *N) bool {
+		a("UBL-CR-412", func(n *N) bool {
 			return !n.Has("cac:PaymentMeans/cbc:PaymentDueDate") || n.Has("../cn:CreditNote")
 		}),
-		a("UBL-CR-420", Warning, "The card security code (CV2) must not be sent.", func(n *N) bool { return !n.Has("cac:PaymentMeans/cac:CardAccount/cbc:CV2ID") }),
-		a("UBL-CR-665", Warning, "A scheme identifier belongs only to an invoiced object identifier (document type 130).", func(n *N) bool {
+		a("UBL-CR-420", func(n *N) bool { return !n.Has("cac:PaymentMeans/cac:CardAccount/cbc:CV2ID") }),
+		a("UBL-CR-665", func(n *N) bool {
 			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool {
 				codes := r.All("cbc:DocumentTypeCode")
 				not130 := len(codes) == 0 || Any(codes, func(c *N) bool { return c.Text != "130" })
 				return not130 && Any(r.All("cbc:ID"), hasAttr("schemeID"))
 			})
 		}),
-		a("UBL-CR-666", Warning, "An invoiced object reference (document type 130) should have no attachment.", func(n *N) bool {
+		a("UBL-CR-666", func(n *N) bool {
 			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool { return anyText(r.All("cbc:DocumentTypeCode"), "130") && r.Has("cac:Attachment") })
 		}),
-		a("UBL-CR-673", Warning, "An invoiced object reference (document type 130) should have no description.", func(n *N) bool {
+		a("UBL-CR-673", func(n *N) bool {
 			return !Any(n.All("//cac:AdditionalDocumentReference"), func(r *N) bool {
 				return anyText(r.All("cbc:DocumentTypeCode"), "130") && r.Has("cbc:DocumentDescription")
 			})
@@ -157,13 +157,13 @@ func ublSyntax() pattern {
 		{"UBL-DT-27", "schemeAgencyID"}, {"UBL-DT-28", "listAgencyID"},
 	} {
 		r := restriction{attr.id, "//*", attr.name}
-		invoice = append(invoice, a(attr.id, Warning, r.message(), r.absent()))
+		invoice = append(invoice, row(attr.id, Warning, r.message(), r.absent()))
 	}
-	invoice = append(invoice, a("UBL-DT-18", Warning, "The attribute name is only used on the payment means code.", func(n *N) bool {
+	invoice = append(invoice, a("UBL-DT-18", func(n *N) bool {
 		return !Any(n.doc.all, func(m *N) bool { return hasRawAttr(m, "name") && !m.Is("cbc:PaymentMeansCode") })
 	}))
 	for _, r := range ublRestrictions {
-		invoice = append(invoice, a(r.id, Warning, r.message(), r.absent()))
+		invoice = append(invoice, row(r.id, Warning, r.message(), r.absent()))
 	}
 	nameDiffers := func(n *N) bool {
 		// (cac:PartyName/cbc:Name) != (seller RegistrationName): some pair differs; false when
@@ -180,14 +180,14 @@ func ublSyntax() pattern {
 	}
 	return pattern{
 		{at("cac:PostalAddress", "cac:Address"), []assert{
-			a("UBL-SR-51", Fatal, "An address has at most one third address line (cac:AddressLine).", func(n *N) bool { return n.Count("cac:AddressLine") <= 1 }),
+			a("UBL-SR-51", func(n *N) bool { return n.Count("cac:AddressLine") <= 1 }),
 		}},
 		{at("cac:AccountingSupplierParty/cac:Party"), []assert{
-			a("UBL-SR-42", Fatal, "The seller has at most two tax schemes (VAT and one other).", maxCount("cac:PartyTaxScheme", 2)),
+			a("UBL-SR-42", maxCount("cac:PartyTaxScheme", 2)),
 		}},
 		{at("cac:AdditionalDocumentReference"), []assert{
-			a("UBL-SR-33", Fatal, "A supporting document description (BT-123) occurs at most once.", maxCount("cbc:DocumentDescription", 1)),
-			a("UBL-SR-43", Fatal, "A scheme identifier on a document reference is only allowed for an invoiced object identifier (document type 130).", func(n *N) bool {
+			a("UBL-SR-33", maxCount("cbc:DocumentDescription", 1)),
+			a("UBL-SR-43", func(n *N) bool {
 				if anyText(n.All("cbc:DocumentTypeCode"), "130") {
 					return true
 				}
@@ -198,60 +198,60 @@ func ublSyntax() pattern {
 			}),
 		}},
 		{where(amountType), []assert{
-			a("UBL-DT-01", Fatal, "An amount has at most 2 decimals.", func(n *N) bool { return decimals(n.Text) <= 2 }),
+			a("UBL-DT-01", func(n *N) bool { return decimals(n.Text) <= 2 }),
 		}},
 		{where(func(n *N) bool { return strings.HasSuffix(n.Local, "BinaryObject") }), []assert{
-			a("UBL-DT-06", Fatal, "An attached binary object needs a MIME code.", hasAttr("mimeCode")),
-			a("UBL-DT-07", Fatal, "An attached binary object needs a file name.", hasAttr("filename")),
+			a("UBL-DT-06", hasAttr("mimeCode")),
+			a("UBL-DT-07", hasAttr("filename")),
 		}},
 		{at("cac:Delivery"), []assert{
-			a("UBL-SR-25", Fatal, "The deliver-to party name (BT-70) occurs at most once.", maxCount("cac:DeliveryParty/cac:PartyName/cbc:Name", 1)),
+			a("UBL-SR-25", maxCount("cac:DeliveryParty/cac:PartyName/cbc:Name", 1)),
 		}},
 		{atIf(charge(false), "cac:AllowanceCharge"), []assert{
-			a("UBL-SR-30", Fatal, "A document level allowance reason (BT-97) occurs at most once.", maxCount("cbc:AllowanceChargeReason", 1)),
+			a("UBL-SR-30", maxCount("cbc:AllowanceChargeReason", 1)),
 		}},
 		{atIf(charge(true), "cac:AllowanceCharge"), []assert{
-			a("UBL-SR-31", Fatal, "A document level charge reason (BT-104) occurs at most once.", maxCount("cbc:AllowanceChargeReason", 1)),
+			a("UBL-SR-31", maxCount("cbc:AllowanceChargeReason", 1)),
 		}},
 		{at("cac:PartyTaxScheme"), []assert{
-			a("UBL-SR-53", Fatal, "A party tax scheme needs the tax scheme identifier and a company identifier.", func(n *N) bool {
+			a("UBL-SR-53", func(n *N) bool {
 				return n.Has("cac:TaxScheme/cbc:ID") && n.Has("cbc:CompanyID")
 			}),
 		}},
 		{at("/ubl:Invoice", "/cn:CreditNote"), invoice},
 		{at(lineNames...), []assert{
-			a("UBL-SR-34", Fatal, "An invoice line note (BT-127) occurs at most once.", maxCount("cbc:Note", 1)),
-			a("UBL-SR-35", Fatal, "A referenced purchase order line (BT-132) occurs at most once.", maxCount("cac:OrderLineReference/cbc:LineID", 1)),
-			a("UBL-SR-36", Fatal, "An invoice line period (BG-26) occurs at most once.", maxCount("cac:InvoicePeriod", 1)),
-			a("UBL-SR-37", Fatal, "The price discount (BT-147) occurs at most once.", maxCount("cac:Price/cac:AllowanceCharge/cbc:Amount", 1)),
-			a("UBL-SR-48", Fatal, "An invoice line has exactly one invoiced item VAT category (BG-30).", func(n *N) bool { return n.Count("cac:Item/cac:ClassifiedTaxCategory") == 1 }),
-			a("UBL-SR-50", Fatal, "An item description (BT-154) occurs at most once.", maxCount("cac:Item/cbc:Description", 1)),
-			a("UBL-SR-52", Fatal, "A line object identifier (BT-128) occurs at most once.", maxCount("cac:DocumentReference", 1)),
+			a("UBL-SR-34", maxCount("cbc:Note", 1)),
+			a("UBL-SR-35", maxCount("cac:OrderLineReference/cbc:LineID", 1)),
+			a("UBL-SR-36", maxCount("cac:InvoicePeriod", 1)),
+			a("UBL-SR-37", maxCount("cac:Price/cac:AllowanceCharge/cbc:Amount", 1)),
+			a("UBL-SR-48", func(n *N) bool { return n.Count("cac:Item/cac:ClassifiedTaxCategory") == 1 }),
+			a("UBL-SR-50", maxCount("cac:Item/cbc:Description", 1)),
+			a("UBL-SR-52", maxCount("cac:DocumentReference", 1)),
 		}},
 		{at("cac:PayeeParty"), []assert{
-			a("UBL-SR-19", Fatal, "The payee name (BT-59) occurs at most once and only when the payee is not the seller.", func(n *N) bool { return n.Count("cac:PartyName/cbc:Name") <= 1 && nameDiffers(n) }),
-			a("UBL-SR-20", Fatal, "The payee identifier (BT-60) occurs at most once and only when the payee is not the seller.", func(n *N) bool {
+			a("UBL-SR-19", func(n *N) bool { return n.Count("cac:PartyName/cbc:Name") <= 1 && nameDiffers(n) }),
+			a("UBL-SR-20", func(n *N) bool {
 				return len(Where(n.All("cac:PartyIdentification/cbc:ID"), func(id *N) bool { return strings.ToUpper(rawAttr(id, "schemeID")) != "SEPA" })) <= 1 && nameDiffers(n)
 			}),
-			a("UBL-SR-21", Fatal, "The payee legal registration identifier (BT-61) occurs at most once and only when the payee is not the seller.", func(n *N) bool {
+			a("UBL-SR-21", func(n *N) bool {
 				return n.Count("cac:PartyLegalEntity/cbc:CompanyID") <= 1 && nameDiffers(n)
 			}),
 		}},
 		{at("cac:PaymentMeans"), []assert{
-			a("UBL-SR-26", Fatal, "The payment identifier (BT-83) occurs at most once per payment means.", maxCount("cbc:PaymentID", 1)),
-			a("UBL-SR-27", Fatal, "The payment means code (BT-81) occurs at most once per payment means.", maxCount("cbc:PaymentMeansCode", 1)),
-			a("UBL-SR-28", Fatal, "The mandate reference (BT-89) occurs at most once.", maxCount("cac:PaymentMandate/cbc:ID", 1)),
+			a("UBL-SR-26", maxCount("cbc:PaymentID", 1)),
+			a("UBL-SR-27", maxCount("cbc:PaymentMeansCode", 1)),
+			a("UBL-SR-28", maxCount("cac:PaymentMandate/cbc:ID", 1)),
 		}},
 		{at("cac:BillingReference"), []assert{
-			a("UBL-SR-06", Fatal, "A preceding invoice reference (BG-3) names one invoice.", maxCount("cac:InvoiceDocumentReference", 1)),
-			a("UBL-SR-07", Fatal, "A preceding invoice reference (BG-3) needs the invoice number (BT-25).", has("cac:InvoiceDocumentReference/cbc:ID")),
+			a("UBL-SR-06", maxCount("cac:InvoiceDocumentReference", 1)),
+			a("UBL-SR-07", has("cac:InvoiceDocumentReference/cbc:ID")),
 		}},
 		{at("cac:TaxRepresentativeParty"), []assert{
-			a("UBL-SR-22", Fatal, "The tax representative name (BT-62) occurs at most once.", maxCount("cac:PartyName/cbc:Name", 1)),
-			a("UBL-SR-23", Fatal, "The tax representative VAT identifier (BT-63) occurs at most once.", maxCount("cac:PartyTaxScheme/cbc:CompanyID", 1)),
+			a("UBL-SR-22", maxCount("cac:PartyName/cbc:Name", 1)),
+			a("UBL-SR-23", maxCount("cac:PartyTaxScheme/cbc:CompanyID", 1)),
 		}},
 		{at("cac:TaxSubtotal"), []assert{
-			a("UBL-SR-32", Fatal, "The VAT exemption reason (BT-120) occurs at most once per VAT breakdown.", maxCount("cac:TaxCategory/cbc:TaxExemptionReason", 1)),
+			a("UBL-SR-32", maxCount("cac:TaxCategory/cbc:TaxExemptionReason", 1)),
 		}},
 	}
 }

@@ -21,7 +21,7 @@ func facturXRules(p einvoice.Profile) []*compiled {
 	}
 	// Rules a profile's Schematron does not list are turned off by facturXOff, these as
 	// the CEN ones.
-	ps := []pattern{facturXProfile(p), facturXDelivery(), facturXPaymentDue()}
+	ps := []pattern{facturXProfile(p), facturXDelivery(), facturXPaymentDue(), facturXOwn()}
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}

@@ -140,9 +140,9 @@ func xrUBL(guideline string) []pattern {
 	}
 	main := pattern{
 		{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
-			a("BR-DE-1", Fatal, "An XRechnung needs payment instructions (BG-16).", has("cac:PaymentMeans")),
-			a("BR-DE-15", Fatal, "An XRechnung needs the buyer reference (BT-10), the Leitweg-ID for public buyers.", func(n *N) bool { return !blank(n, "cbc:BuyerReference") }),
-			a("BR-DE-16", Fatal, "With VAT category S, Z, E, AE, K, G, L or M, the seller VAT identifier (BT-31), tax registration identifier (BT-32) or a tax representative (BG-11) is required.", func(n *N) bool {
+			a("BR-DE-1", has("cac:PaymentMeans")),
+			a("BR-DE-15", func(n *N) bool { return !blank(n, "cbc:BuyerReference") }),
+			a("BR-DE-16", func(n *N) bool {
 				allowances := Where(n.All("cac:AllowanceCharge"), func(ac *N) bool { return anyText(ac.All("cbc:ChargeIndicator"), "false") })
 				charges := Where(n.All("cac:AllowanceCharge"), func(ac *N) bool { return anyText(ac.All("cbc:ChargeIndicator"), "true") })
 				var ids []*N
@@ -155,17 +155,17 @@ func xrUBL(guideline string) []pattern {
 				}
 				return n.Has("cac:TaxRepresentativeParty") || !blank(n, "cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID")
 			}),
-			a("BR-DE-17", Warning, "The invoice type code (BT-3) should be 326, 380, 384, 389, 381, 875, 876 or 877.", func(n *N) bool {
+			a("BR-DE-17", func(n *N) bool {
 				return typeCodes[n.Str("cbc:InvoiceTypeCode")] || typeCodes[n.Str("cbc:CreditNoteTypeCode")]
 			}),
-			a("BR-DE-18", Fatal, "Cash discount lines in the payment terms (BT-20) must read #SKONTO#TAGE=n#PROZENT=n.nn# (optionally #BASISBETRAG=n.nn#), each on its own line, the text ending with a line break.", func(n *N) bool {
+			a("BR-DE-18", func(n *N) bool {
 				note := n.One("cac:PaymentTerms/cbc:Note")
 				return note == nil || skontoOK(note.RawText())
 			}),
-			a("BR-DE-21", Warning, "The specification identifier (BT-24) should be the XRechnung 3.0 identifier (or its extension or CVD variant).", func(n *N) bool {
+			a("BR-DE-21", func(n *N) bool {
 				return Any(n.All("cbc:CustomizationID"), func(c *N) bool { return c.Text == xrCIUS || c.Text == xrExtension || c.Text == xrCVD })
 			}),
-			a("BR-DE-22", Fatal, "The file names of attached documents (BT-125) must be unique.", func(n *N) bool {
+			a("BR-DE-22", func(n *N) bool {
 				seen := map[string]bool{}
 				for _, r := range n.All("cac:AdditionalDocumentReference") {
 					dup := false
@@ -185,20 +185,20 @@ func xrUBL(guideline string) []pattern {
 				}
 				return true
 			}),
-			a("BR-DE-26", Warning, "A corrected invoice (type 384) should reference the invoice it corrects (BG-3).", func(n *N) bool {
+			a("BR-DE-26", func(n *N) bool {
 				return !(n.Str("cbc:InvoiceTypeCode") == "384" || n.Str("cbc:CreditNoteTypeCode") == "384") || n.Has("cac:BillingReference/cac:InvoiceDocumentReference")
 			}),
-			a("BR-DE-30", Fatal, "A direct debit needs the bank assigned creditor identifier (BT-90).", func(n *N) bool {
+			a("BR-DE-30", func(n *N) bool {
 				if !n.Has("cac:PaymentMeans/cac:PaymentMandate") {
 					return true
 				}
 				sepa := func(id *N) bool { return rawAttr(id, "schemeID") == "SEPA" }
 				return Any(n.All("cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID"), sepa) || Any(n.All("cac:PayeeParty/cac:PartyIdentification/cbc:ID"), sepa)
 			}),
-			a("BR-DE-31", Fatal, "A direct debit needs the debited account identifier (BT-91).", func(n *N) bool {
+			a("BR-DE-31", func(n *N) bool {
 				return !n.Has("cac:PaymentMeans/cac:PaymentMandate") || n.Has("cac:PaymentMeans/cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID")
 			}),
-			a("BR-DE-TMP-32", Info, "Give the delivery date (BT-72), an invoicing period (BG-14) or a period on every line (BG-26).", func(n *N) bool {
+			a("BR-DE-TMP-32", func(n *N) bool {
 				if n.Has("cac:Delivery/cbc:ActualDeliveryDate") || n.Has("cac:InvoicePeriod") {
 					return true
 				}
@@ -211,50 +211,50 @@ func xrUBL(guideline string) []pattern {
 			}),
 		}},
 		{at("/ubl:Invoice/cac:AdditionalDocumentReference/cac:Attachment/cac:ExternalReference", "/cn:CreditNote/cac:AdditionalDocumentReference/cac:Attachment/cac:ExternalReference"), []assert{
-			a("BR-TMP-2", Warning, "The external document location (BT-124) should be an absolute URL.", func(n *N) bool { return Any(n.All("cbc:URI"), func(u *N) bool { return uri.MatchString(u.Text) }) }),
+			a("BR-TMP-2", func(n *N) bool { return Any(n.All("cbc:URI"), func(u *N) bool { return uri.MatchString(u.Text) }) }),
 		}},
 		{at("/ubl:Invoice/cac:AccountingSupplierParty", "/cn:CreditNote/cac:AccountingSupplierParty"), []assert{
-			a("BR-DE-2", Fatal, "An XRechnung needs the seller contact (BG-6).", has("cac:Party/cac:Contact")),
+			a("BR-DE-2", has("cac:Party/cac:Contact")),
 		}},
 		{at("/ubl:Invoice/cac:AccountingSupplierParty/cac:Party/cac:PostalAddress", "/cn:CreditNote/cac:AccountingSupplierParty/cac:Party/cac:PostalAddress"), []assert{
-			a("BR-DE-3", Fatal, "The seller city (BT-37) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
-			a("BR-DE-4", Fatal, "The seller post code (BT-38) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+			a("BR-DE-3", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-4", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
 		}},
 		{at("/ubl:Invoice/cac:AccountingSupplierParty/cac:Party/cac:Contact", "/cn:CreditNote/cac:AccountingSupplierParty/cac:Party/cac:Contact"), []assert{
-			a("BR-DE-5", Fatal, "The seller contact point (BT-41) is required.", func(n *N) bool { return !blank(n, "cbc:Name") }),
-			a("BR-DE-6", Fatal, "The seller contact telephone number (BT-42) is required.", func(n *N) bool { return !blank(n, "cbc:Telephone") }),
-			a("BR-DE-7", Fatal, "The seller contact email address (BT-43) is required.", func(n *N) bool { return !blank(n, "cbc:ElectronicMail") }),
-			a("BR-DE-27", Warning, "The seller contact telephone number (BT-42) should contain at least three digits.", func(n *N) bool { return telephone.MatchString(n.Str("cbc:Telephone")) }),
-			a("BR-DE-28", Warning, "The seller contact email address (BT-43) should be a valid address (one @, a domain with a dot).", func(n *N) bool { return email.MatchString(n.Str("cbc:ElectronicMail")) }),
+			a("BR-DE-5", func(n *N) bool { return !blank(n, "cbc:Name") }),
+			a("BR-DE-6", func(n *N) bool { return !blank(n, "cbc:Telephone") }),
+			a("BR-DE-7", func(n *N) bool { return !blank(n, "cbc:ElectronicMail") }),
+			a("BR-DE-27", func(n *N) bool { return telephone.MatchString(n.Str("cbc:Telephone")) }),
+			a("BR-DE-28", func(n *N) bool { return email.MatchString(n.Str("cbc:ElectronicMail")) }),
 		}},
 		{at("/ubl:Invoice/cac:AccountingCustomerParty/cac:Party/cac:PostalAddress", "/cn:CreditNote/cac:AccountingCustomerParty/cac:Party/cac:PostalAddress"), []assert{
-			a("BR-DE-8", Fatal, "The buyer city (BT-52) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
-			a("BR-DE-9", Fatal, "The buyer post code (BT-53) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+			a("BR-DE-8", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-9", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
 		}},
 		{at("/ubl:Invoice/cac:Delivery/cac:DeliveryLocation/cac:Address", "/cn:CreditNote/cac:Delivery/cac:DeliveryLocation/cac:Address"), []assert{
-			a("BR-DE-10", Fatal, "The deliver-to city (BT-77) is required.", func(n *N) bool { return !blank(n, "cbc:CityName") }),
-			a("BR-DE-11", Fatal, "The deliver-to post code (BT-78) is required.", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
+			a("BR-DE-10", func(n *N) bool { return !blank(n, "cbc:CityName") }),
+			a("BR-DE-11", func(n *N) bool { return !blank(n, "cbc:PostalZone") }),
 		}},
 		{atIf(meansIn("30", "58"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
-			a("BR-DE-19", Warning, "For a SEPA credit transfer (58) the payment account (BT-84) should be a valid IBAN.", func(n *N) bool {
+			a("BR-DE-19", func(n *N) bool {
 				return n.Str("cbc:PaymentMeansCode") != "58" || ibanOK(textOf(n.One("cac:PayeeFinancialAccount/cbc:ID")))
 			}),
-			a("BR-DE-23-a", Fatal, "A credit transfer (30, 58) needs the credit transfer information (BG-17).", has("cac:PayeeFinancialAccount")),
-			a("BR-DE-23-b", Fatal, "A credit transfer (30, 58) has no card (BG-18) or direct debit (BG-19) information.", func(n *N) bool { return !n.Has("cac:CardAccount") && !n.Has("cac:PaymentMandate") }),
+			a("BR-DE-23-a", has("cac:PayeeFinancialAccount")),
+			a("BR-DE-23-b", func(n *N) bool { return !n.Has("cac:CardAccount") && !n.Has("cac:PaymentMandate") }),
 		}},
 		{atIf(meansIn("48", "54", "55"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
-			a("BR-DE-24-a", Fatal, "A card payment (48, 54, 55) needs the payment card information (BG-18).", has("cac:CardAccount")),
-			a("BR-DE-24-b", Fatal, "A card payment (48, 54, 55) has no credit transfer (BG-17) or direct debit (BG-19) information.", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:PaymentMandate") }),
+			a("BR-DE-24-a", has("cac:CardAccount")),
+			a("BR-DE-24-b", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:PaymentMandate") }),
 		}},
 		{atIf(meansIn("59"), "/ubl:Invoice/cac:PaymentMeans", "/cn:CreditNote/cac:PaymentMeans"), []assert{
-			a("BR-DE-20", Warning, "For a SEPA direct debit (59) the debited account (BT-91) should be a valid IBAN.", func(n *N) bool {
+			a("BR-DE-20", func(n *N) bool {
 				return ibanOK(textOf(n.One("cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID")))
 			}),
-			a("BR-DE-25-a", Fatal, "A direct debit (59) needs the direct debit information (BG-19).", has("cac:PaymentMandate")),
-			a("BR-DE-25-b", Fatal, "A direct debit (59) has no credit transfer (BG-17) or card (BG-18) information.", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:CardAccount") }),
+			a("BR-DE-25-a", has("cac:PaymentMandate")),
+			a("BR-DE-25-b", func(n *N) bool { return !n.Has("cac:PayeeFinancialAccount") && !n.Has("cac:CardAccount") }),
 		}},
 		{at("/ubl:Invoice/cac:TaxTotal/cac:TaxSubtotal", "/cn:CreditNote/cac:TaxTotal/cac:TaxSubtotal"), []assert{
-			a("BR-DE-14", Fatal, "Every VAT breakdown needs a VAT rate (BT-119), also 0 for exempt categories.", func(n *N) bool { return !blank(n, "cac:TaxCategory/cbc:Percent") }),
+			a("BR-DE-14", func(n *N) bool { return !blank(n, "cac:TaxCategory/cbc:Percent") }),
 		}},
 	}
 	out := []pattern{main}
@@ -272,12 +272,12 @@ func xrUBL(guideline string) []pattern {
 		}
 		out = append(out, pattern{
 			{at("cbc:EmbeddedDocumentBinaryObject"), []assert{
-				a("BR-DEX-01", Fatal, "An attached document (BT-125) in the extension must be PDF, PNG, JPEG, CSV, XLSX, ODS or XML.", func(n *N) bool {
+				a("BR-DEX-01", func(n *N) bool {
 					return mime[rawAttr(n, "mimeCode")] || rawAttr(n, "mimeCode") == "application/xml"
 				}),
 			}},
 			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
-				a("BR-DEX-02", Warning, "The net amount (BT-131) of a line or sub-invoice line with sub-invoice lines should equal the sum of their net amounts.", func(n *N) bool {
+				a("BR-DEX-02", func(n *N) bool {
 					if n.Local != "Invoice" { // the rule is written for invoices only
 						return true
 					}
@@ -289,14 +289,14 @@ func xrUBL(guideline string) []pattern {
 					return !Any(Where(n.All("cac:InvoiceLine"), hasSubs), func(l *N) bool { return !sums(l) }) &&
 						!Any(Where(n.All("//cac:SubInvoiceLine"), hasSubs), func(l *N) bool { return !sums(l) })
 				}),
-				a("BR-DEX-03", Fatal, "Each sub-invoice line item has exactly one VAT category (BG-DEX-06).", func(n *N) bool {
+				a("BR-DEX-03", func(n *N) bool {
 					return !Any(n.All("//cac:SubInvoiceLine"), func(s *N) bool {
 						return Any(s.All("cac:Item"), func(it *N) bool { return it.Count("cac:ClassifiedTaxCategory") != 1 })
 					})
 				}),
 			}},
 			{at("cac:LegalMonetaryTotal"), []assert{
-				a("BR-DEX-09", Fatal, "The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus third-party prepaid amounts (BT-DEX-002) plus the rounding amount (BT-114).", func(n *N) bool {
+				a("BR-DEX-09", func(n *N) bool {
 					opt := func(p string) decimal.Decimal {
 						if d, ok := n.Dec(p); ok {
 							return d
@@ -313,7 +313,7 @@ func xrUBL(guideline string) []pattern {
 				}),
 			}},
 			{atIf(hasAttr("schemeID"), "cac:PartyIdentification/cbc:ID"), []assert{
-				a("BR-DEX-04", Fatal, "The scheme of a party identifier must be from ISO 6523 ICD or XR01-XR03 (SEPA only for seller or payee).", func(n *N) bool {
+				a("BR-DEX-04", func(n *N) bool {
 					if extCodes("schemeID", icd, digaSchemes)(n) {
 						return true
 					}
@@ -325,23 +325,23 @@ func xrUBL(guideline string) []pattern {
 				}),
 			}},
 			{atIf(hasAttr("schemeID"), "cac:PartyLegalEntity/cbc:CompanyID"), []assert{
-				a("BR-DEX-05", Fatal, "The scheme of a legal registration identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+				a("BR-DEX-05", extCodes("schemeID", icd, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "cac:StandardItemIdentification/cbc:ID"), []assert{
-				a("BR-DEX-06", Fatal, "The scheme of an item standard identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+				a("BR-DEX-06", extCodes("schemeID", icd, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "cbc:EndpointID"), []assert{
-				a("BR-DEX-07", Fatal, "The scheme of an electronic address must be from the CEF EAS list or XR01-XR03.", extCodes("schemeID", eas, digaSchemes)),
+				a("BR-DEX-07", extCodes("schemeID", eas, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "cac:DeliveryLocation/cbc:ID"), []assert{
-				a("BR-DEX-08", Fatal, "The scheme of a deliver-to location identifier must be from ISO 6523 ICD or XR01-XR03.", extCodes("schemeID", icd, digaSchemes)),
+				a("BR-DEX-08", extCodes("schemeID", icd, digaSchemes)),
 			}},
 			{at("/ubl:Invoice/cac:PrepaidPayment"), []assert{
-				a("BR-DEX-10", Fatal, "A third-party payment (BG-DEX-09) needs its type (BT-DEX-001).", func(n *N) bool { return !blank(n, "cbc:ID") }),
-				a("BR-DEX-11", Fatal, "A third-party payment (BG-DEX-09) needs its amount (BT-DEX-002).", func(n *N) bool { return !blank(n, "cbc:PaidAmount") }),
-				a("BR-DEX-12", Fatal, "A third-party payment (BG-DEX-09) needs its description (BT-DEX-003).", func(n *N) bool { return !blank(n, "cbc:InstructionID") }),
-				a("BR-DEX-13", Fatal, "A third-party payment amount (BT-DEX-002) has at most 2 decimals.", maxDecimals("cbc:PaidAmount")),
-				a("BR-DEX-14", Fatal, "A third-party payment amount is in the invoice currency (BT-5).", func(n *N) bool {
+				a("BR-DEX-10", func(n *N) bool { return !blank(n, "cbc:ID") }),
+				a("BR-DEX-11", func(n *N) bool { return !blank(n, "cbc:PaidAmount") }),
+				a("BR-DEX-12", func(n *N) bool { return !blank(n, "cbc:InstructionID") }),
+				a("BR-DEX-13", maxDecimals("cbc:PaidAmount")),
+				a("BR-DEX-14", func(n *N) bool {
 					return Any(n.All("cbc:PaidAmount"), func(p *N) bool { return anyText(n.All("../cbc:DocumentCurrencyCode"), rawAttr(p, "currencyID")) })
 				}),
 			}},
@@ -350,29 +350,29 @@ func xrUBL(guideline string) []pattern {
 	if cvd {
 		out = append(out, pattern{
 			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
-				a("BR-DE-CVD-02", Fatal, "A clean vehicles invoice needs the tender or lot reference (BT-17).", func(n *N) bool { return !blank(n, "cac:OriginatorDocumentReference/cbc:ID") }),
-				a("BR-DE-CVD-01", Fatal, "A clean vehicles invoice needs the contract reference (BT-12).", func(n *N) bool { return !blank(n, "cac:ContractDocumentReference/cbc:ID") }),
-				a("BR-DE-CVD-03", Fatal, "A clean vehicles invoice needs at least one item classified CVD with a 'cva' attribute.", func(n *N) bool {
+				a("BR-DE-CVD-02", func(n *N) bool { return !blank(n, "cac:OriginatorDocumentReference/cbc:ID") }),
+				a("BR-DE-CVD-01", func(n *N) bool { return !blank(n, "cac:ContractDocumentReference/cbc:ID") }),
+				a("BR-DE-CVD-03", func(n *N) bool {
 					return Any(uLinesAll(n, "cac:Item"), cvdItem)
 				}),
 			}},
 			{at("cac:InvoiceLine/cac:Item", "cac:CreditNoteLine/cac:Item"), []assert{
-				a("BR-DE-CVD-06-a", Fatal, "An item classified CVD has exactly one 'cva' attribute.", func(n *N) bool {
+				a("BR-DE-CVD-06-a", func(n *N) bool {
 					return !Any(n.All("cac:CommodityClassification/cbc:ItemClassificationCode"), cvdCode) || len(Where(n.All("cac:AdditionalItemProperty"), cva)) == 1
 				}),
-				a("BR-DE-CVD-06-b", Fatal, "An item with a 'cva' attribute is classified CVD exactly once.", func(n *N) bool {
+				a("BR-DE-CVD-06-b", func(n *N) bool {
 					return !Any(n.All("cac:AdditionalItemProperty"), cva) || len(Where(n.All("cac:CommodityClassification/cbc:ItemClassificationCode"), cvdCode)) == 1
 				}),
 			}},
 			{at("cac:InvoiceLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode", "cac:CreditNoteLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode"), []assert{
-				a("BR-TMP-CVD-01", Fatal, "The item classification scheme must be from UNTDID 7143 or CVD.", func(n *N) bool {
+				a("BR-TMP-CVD-01", func(n *N) bool {
 					v, _ := n.AttrVal("listID")
 					return v == "CVD" || untdid7143[v]
 				}),
-				a("BR-DE-CVD-04", Fatal, "A CVD vehicle category is M1, M2, M3, N1, N2 or N3.", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
+				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
 			}},
 			{atIf(cva, "cac:InvoiceLine/cac:Item/cac:AdditionalItemProperty", "cac:CreditNoteLine/cac:Item/cac:AdditionalItemProperty"), []assert{
-				a("BR-DE-CVD-05", Fatal, "The 'cva' value is clean, zero-emission or other.", func(n *N) bool { return cvaCodes[n.Str("cbc:Value")] }),
+				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes[n.Str("cbc:Value")] }),
 			}},
 		})
 	}

@@ -27,15 +27,15 @@ func xrCII(guideline string) []pattern {
 	}
 	main := pattern{
 		{at("/rsm:CrossIndustryInvoice"), []assert{
-			a("BR-DE-30", Fatal, "A direct debit needs the bank assigned creditor identifier (BT-90).", func(n *N) bool {
+			a("BR-DE-30", func(n *N) bool {
 				return ((bt89(n) || bt91(n)) && bt90(n)) || (!bt89(n) && !bt90(n) && !bt91(n))
 			}),
-			a("BR-DE-31", Fatal, "A direct debit needs the debited account identifier (BT-91).", func(n *N) bool {
+			a("BR-DE-31", func(n *N) bool {
 				return ((bt89(n) || bt90(n)) && bt91(n)) || (!bt89(n) && !bt90(n) && !bt91(n))
 			}),
-			a("BR-DE-1", Fatal, "An XRechnung needs payment instructions (BG-16).", has(ciiSettlement+"/ram:SpecifiedTradeSettlementPaymentMeans")),
-			a("BR-DE-15", Fatal, "An XRechnung needs the buyer reference (BT-10), the Leitweg-ID for public buyers.", func(n *N) bool { return !blank(n, ciiAgreement+"/ram:BuyerReference") }),
-			a("BR-DE-16", Fatal, "With VAT category S, Z, E, AE, K, G, L or M, the seller VAT identifier (BT-31), tax registration identifier (BT-32) or a tax representative (BG-11) is required.", func(n *N) bool {
+			a("BR-DE-1", has(ciiSettlement+"/ram:SpecifiedTradeSettlementPaymentMeans")),
+			a("BR-DE-15", func(n *N) bool { return !blank(n, ciiAgreement+"/ram:BuyerReference") }),
+			a("BR-DE-16", func(n *N) bool {
 				lineTaxes := n.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax")
 				used := anyText(flatten(lineTaxes, "ram:TypeCode"), "VAT") && Any(flatten(lineTaxes, "ram:CategoryCode"), func(c *N) bool { return vatCodes[c.Text] })
 				acTaxes := n.All(ciiSettlement + "/ram:SpecifiedTradeAllowanceCharge/ram:CategoryTradeTax")
@@ -51,12 +51,12 @@ func xrCII(guideline string) []pattern {
 				})
 				return len(ids) > 0 || n.Has(ciiAgreement+"/ram:SellerTaxRepresentativeTradeParty")
 			}),
-			a("BR-DE-17", Warning, "The invoice type code (BT-3) should be 326, 380, 384, 389, 381, 875, 876 or 877.", func(n *N) bool { return typeCodes[n.Str("rsm:ExchangedDocument/ram:TypeCode")] }),
-			a("BR-DE-18", Fatal, "Cash discount lines in the payment terms (BT-20) must read #SKONTO#TAGE=n#PROZENT=n.nn# (optionally #BASISBETRAG=n.nn#), each on its own line, the text ending with a line break.", func(n *N) bool {
+			a("BR-DE-17", func(n *N) bool { return typeCodes[n.Str("rsm:ExchangedDocument/ram:TypeCode")] }),
+			a("BR-DE-18", func(n *N) bool {
 				d := n.One(ciiSettlement + "/ram:SpecifiedTradePaymentTerms/ram:Description")
 				return d == nil || skontoOK(d.RawText())
 			}),
-			a("BR-DE-22", Fatal, "The file names of attached documents (BT-125) must be unique.", func(n *N) bool {
+			a("BR-DE-22", func(n *N) bool {
 				seen := map[string]bool{}
 				for _, r := range n.All("//ram:AdditionalReferencedDocument") {
 					var names []string
@@ -74,76 +74,76 @@ func xrCII(guideline string) []pattern {
 				}
 				return true
 			}),
-			a("BR-DE-26", Warning, "A corrected invoice (type 384) should reference the invoice it corrects (BG-3).", func(n *N) bool {
+			a("BR-DE-26", func(n *N) bool {
 				return n.Str("rsm:ExchangedDocument/ram:TypeCode") != "384" || n.Has(ciiSettlement+"/ram:InvoiceReferencedDocument")
 			}),
 		}},
 		{at("/rsm:CrossIndustryInvoice/rsm:ExchangedDocumentContext"), []assert{
-			a("BR-DE-21", Warning, "The specification identifier (BT-24) should be the XRechnung 3.0 identifier (or its extension or CVD variant).", func(n *N) bool {
+			a("BR-DE-21", func(n *N) bool {
 				return Any(n.All("ram:GuidelineSpecifiedDocumentContextParameter/ram:ID"), func(c *N) bool { return c.Text == xrCIUS || c.Text == xrExtension || c.Text == xrCVD })
 			}),
 		}},
 		{at(root + ciiAgreement + "/ram:SellerTradeParty"), []assert{
-			a("BR-DE-2", Fatal, "An XRechnung needs the seller contact (BG-6).", has("ram:DefinedTradeContact")),
+			a("BR-DE-2", has("ram:DefinedTradeContact")),
 		}},
 		{at(root + ciiAgreement + "/ram:SellerTradeParty/ram:PostalTradeAddress"), []assert{
-			a("BR-DE-3", Fatal, "The seller city (BT-37) is required.", func(n *N) bool { return !blank(n, "ram:CityName") }),
-			a("BR-DE-4", Fatal, "The seller post code (BT-38) is required.", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
+			a("BR-DE-3", func(n *N) bool { return !blank(n, "ram:CityName") }),
+			a("BR-DE-4", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
 		}},
 		{at(root + ciiAgreement + "/ram:SellerTradeParty/ram:DefinedTradeContact"), []assert{
-			a("BR-DE-5", Fatal, "The seller contact point (BT-41) is required.", func(n *N) bool { return !blank(n, "ram:PersonName") || !blank(n, "ram:DepartmentName") }),
-			a("BR-DE-6", Fatal, "The seller contact telephone number (BT-42) is required.", func(n *N) bool { return !blank(n, "ram:TelephoneUniversalCommunication/ram:CompleteNumber") }),
-			a("BR-DE-7", Fatal, "The seller contact email address (BT-43) is required.", func(n *N) bool { return !blank(n, "ram:EmailURIUniversalCommunication/ram:URIID") }),
-			a("BR-DE-27", Warning, "The seller contact telephone number (BT-42) should contain at least three digits.", func(n *N) bool {
+			a("BR-DE-5", func(n *N) bool { return !blank(n, "ram:PersonName") || !blank(n, "ram:DepartmentName") }),
+			a("BR-DE-6", func(n *N) bool { return !blank(n, "ram:TelephoneUniversalCommunication/ram:CompleteNumber") }),
+			a("BR-DE-7", func(n *N) bool { return !blank(n, "ram:EmailURIUniversalCommunication/ram:URIID") }),
+			a("BR-DE-27", func(n *N) bool {
 				return telephone.MatchString(n.Str("ram:TelephoneUniversalCommunication/ram:CompleteNumber"))
 			}),
-			a("BR-DE-28", Warning, "The seller contact email address (BT-43) should be a valid address (one @, a domain with a dot).", func(n *N) bool {
+			a("BR-DE-28", func(n *N) bool {
 				return email.MatchString(n.Str("ram:EmailURIUniversalCommunication/ram:URIID"))
 			}),
 		}},
 		{at(root + ciiAgreement + "/ram:BuyerTradeParty/ram:PostalTradeAddress"), []assert{
-			a("BR-DE-8", Fatal, "The buyer city (BT-52) is required.", func(n *N) bool { return !blank(n, "ram:CityName") }),
-			a("BR-DE-9", Fatal, "The buyer post code (BT-53) is required.", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
+			a("BR-DE-8", func(n *N) bool { return !blank(n, "ram:CityName") }),
+			a("BR-DE-9", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
 		}},
 		{atIf(func(n *N) bool { return anyText(n.All("ram:TypeCode"), "916") }, root+ciiAgreement+"/ram:AdditionalReferencedDocument"), []assert{
-			a("BR-TMP-2", Warning, "The external document location (BT-124) should be an absolute URL.", func(n *N) bool {
+			a("BR-TMP-2", func(n *N) bool {
 				return !n.Has("ram:URIID") || Any(n.All("ram:URIID"), func(u *N) bool { return uri.MatchString(u.Text) })
 			}),
 		}},
 		{at(root + ciiDelivery + "/ram:ShipToTradeParty/ram:PostalTradeAddress"), []assert{
-			a("BR-DE-10", Fatal, "The deliver-to city (BT-77) is required.", func(n *N) bool { return !blank(n, "ram:CityName") }),
-			a("BR-DE-11", Fatal, "The deliver-to post code (BT-78) is required.", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
+			a("BR-DE-10", func(n *N) bool { return !blank(n, "ram:CityName") }),
+			a("BR-DE-11", func(n *N) bool { return !blank(n, "ram:PostcodeCode") }),
 		}},
 		{atIf(meansIn("30", "58"), root+st+"/ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
-			a("BR-DE-19", Warning, "For a SEPA credit transfer (58) the payment account (BT-84) should be a valid IBAN.", func(n *N) bool {
+			a("BR-DE-19", func(n *N) bool {
 				return n.Str("ram:TypeCode") != "58" || ibanOK(textOf(n.One("ram:PayeePartyCreditorFinancialAccount/ram:IBANID")))
 			}),
-			a("BR-DE-23-a", Fatal, "A credit transfer (30, 58) needs the credit transfer information (BG-17).", has("ram:PayeePartyCreditorFinancialAccount")),
-			a("BR-DE-23-b", Fatal, "A credit transfer (30, 58) has no card (BG-18) or direct debit (BG-19) information.", func(n *N) bool {
+			a("BR-DE-23-a", has("ram:PayeePartyCreditorFinancialAccount")),
+			a("BR-DE-23-b", func(n *N) bool {
 				return !n.Has("ram:ApplicableTradeSettlementFinancialCard") && !debit(n)
 			}),
 		}},
 		{atIf(meansIn("48", "54", "55"), root+st+"/ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
-			a("BR-DE-24-a", Fatal, "A card payment (48, 54, 55) needs the payment card information (BG-18).", has("ram:ApplicableTradeSettlementFinancialCard")),
-			a("BR-DE-24-b", Fatal, "A card payment (48, 54, 55) has no credit transfer (BG-17) or direct debit (BG-19) information.", func(n *N) bool {
+			a("BR-DE-24-a", has("ram:ApplicableTradeSettlementFinancialCard")),
+			a("BR-DE-24-b", func(n *N) bool {
 				return !n.Has("ram:PayeePartyCreditorFinancialAccount") && !debit(n)
 			}),
 		}},
 		{atIf(meansIn("59"), root+st+"/ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
-			a("BR-DE-20", Warning, "For a SEPA direct debit (59) the debited account (BT-91) should be a valid IBAN.", func(n *N) bool {
+			a("BR-DE-20", func(n *N) bool {
 				return ibanOK(textOf(n.One("ram:PayerPartyDebtorFinancialAccount/ram:IBANID")))
 			}),
-			a("BR-DE-25-a", Fatal, "A direct debit (59) needs the direct debit information (BG-19).", debit),
-			a("BR-DE-25-b", Fatal, "A direct debit (59) has no credit transfer (BG-17) or card (BG-18) information.", func(n *N) bool {
+			a("BR-DE-25-a", debit),
+			a("BR-DE-25-b", func(n *N) bool {
 				return !n.Has("ram:PayeePartyCreditorFinancialAccount") && !n.Has("ram:PayeeSpecifiedCreditorFinancialInstitution") &&
 					!n.Has("ram:PayerSpecifiedDebtorFinancialInstitution") && !n.Has("ram:ApplicableTradeSettlementFinancialCard")
 			}),
 		}},
 		{at(root + st + "/ram:ApplicableTradeTax"), []assert{
-			a("BR-DE-14", Fatal, "Every VAT breakdown needs a VAT rate (BT-119), also 0 for exempt categories.", func(n *N) bool { return !blank(n, "ram:RateApplicablePercent") }),
+			a("BR-DE-14", func(n *N) bool { return !blank(n, "ram:RateApplicablePercent") }),
 		}},
 		{at(root + ciiTx), []assert{
-			a("BR-DE-TMP-32", Info, "Give the delivery date (BT-72), an invoicing period (BG-14) or a period on every line (BG-26).", func(n *N) bool {
+			a("BR-DE-TMP-32", func(n *N) bool {
 				if n.Has("ram:ApplicableHeaderTradeDelivery/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime") || n.Has("ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod") {
 					return true
 				}
@@ -156,7 +156,7 @@ func xrCII(guideline string) []pattern {
 			}),
 		}},
 		{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem"), []assert{
-			a("BR-TMP-3", Fatal, "When both the gross and the net price give a base quantity (BT-149), they must agree, and so must their units (BT-150).", func(n *N) bool {
+			a("BR-TMP-3", func(n *N) bool {
 				g := n.All("ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity")
 				net := n.All("ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity")
 				if len(g) == 0 || len(net) == 0 {
@@ -196,25 +196,25 @@ func xrCII(guideline string) []pattern {
 		}
 		out = append(out, pattern{
 			{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:AssociatedDocumentLineDocument"), []assert{
-				a("BR-DEX-15", Warning, "The invoice uses sub-invoice lines (ram:ParentLineID), which XRechnung does not support in CII.", func(n *N) bool { return !n.Has("//ram:ParentLineID") }),
+				a("BR-DEX-15", func(n *N) bool { return !n.Has("//ram:ParentLineID") }),
 			}},
 			{atIf(both(hasAttr("schemeID"), notUnder("ram:SpecifiedTradeProduct", "ram:ShipToTradeParty")), "//ram:GlobalID"), []assert{
-				a("BR-DEX-04", Fatal, "The scheme of a global identifier must be from ISO 6523 ICD or XR01-XR03.", extList(icd, digaSchemes)),
+				a("BR-DEX-04", extList(icd, digaSchemes)),
 			}},
 			{atIf(both(hasAttr("schemeID"), notUnder("ram:SpecifiedTaxRegistration")), "ram:ID"), []assert{
-				a("BR-DEX-05", Fatal, "The scheme of an identifier must be from ISO 6523 ICD or XR01-XR03.", extList(icd, digaSchemes)),
+				a("BR-DEX-05", extList(icd, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "ram:SpecifiedTradeProduct/ram:GlobalID"), []assert{
-				a("BR-DEX-06", Fatal, "The scheme of an item standard identifier must be from ISO 6523 ICD or XR01-XR03.", extList(icd, digaSchemes)),
+				a("BR-DEX-06", extList(icd, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "ram:URIUniversalCommunication/ram:URIID"), []assert{
-				a("BR-DEX-07", Fatal, "The scheme of an electronic address must be from the CEF EAS list or XR01-XR03.", extList(eas, digaSchemes)),
+				a("BR-DEX-07", extList(eas, digaSchemes)),
 			}},
 			{atIf(hasAttr("schemeID"), "ram:ApplicableHeaderTradeDelivery/ram:ShipToTradeParty/ram:GlobalID"), []assert{
-				a("BR-DEX-08", Fatal, "The scheme of a deliver-to location identifier must be from ISO 6523 ICD or XR01-XR03.", extList(icd, digaSchemes)),
+				a("BR-DEX-08", extList(icd, digaSchemes)),
 			}},
 			{at("ram:AttachmentBinaryObject"), []assert{
-				a("BR-DEX-01", Fatal, "An attached document (BT-125) in the extension must be PDF, PNG, JPEG, CSV, XLSX, ODS or XML.", func(n *N) bool {
+				a("BR-DEX-01", func(n *N) bool {
 					return mime[rawAttr(n, "mimeCode")] || rawAttr(n, "mimeCode") == "application/xml"
 				}),
 			}},
@@ -227,31 +227,31 @@ func xrCII(guideline string) []pattern {
 		cvaChar := func(c *N) bool { return anyText(c.All("ram:Description"), "cva") }
 		out = append(out, pattern{
 			{at(root + ciiTx), []assert{
-				a("BR-DE-CVD-03", Fatal, "A clean vehicles invoice needs at least one item classified CVD with a 'cva' attribute.", func(n *N) bool {
+				a("BR-DE-CVD-03", func(n *N) bool {
 					return Any(n.All("ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct"), func(p *N) bool { return cvdClass(p) && Any(p.All("ram:ApplicableProductCharacteristic"), cvaChar) })
 				}),
 			}},
 			{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct"), []assert{
-				a("BR-DE-CVD-06-b", Fatal, "An item with a 'cva' attribute is classified CVD exactly once.", func(n *N) bool {
+				a("BR-DE-CVD-06-b", func(n *N) bool {
 					return !Any(n.All("ram:ApplicableProductCharacteristic"), cvaChar) || len(Where(n.All("ram:DesignatedProductClassification/ram:ClassCode"), cvdCode)) == 1
 				}),
-				a("BR-DE-CVD-06-a", Fatal, "An item classified CVD has exactly one 'cva' attribute.", func(n *N) bool {
+				a("BR-DE-CVD-06-a", func(n *N) bool {
 					return !cvdClass(n) || len(Where(n.All("ram:ApplicableProductCharacteristic"), cvaChar)) == 1
 				}),
 			}},
 			{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:DesignatedProductClassification/ram:ClassCode"), []assert{
-				a("BR-TMP-CVD-01", Fatal, "The item classification scheme must be from UNTDID 7143 or CVD.", func(n *N) bool {
+				a("BR-TMP-CVD-01", func(n *N) bool {
 					v, _ := n.AttrVal("listID")
 					return v == "CVD" || untdid7143[v]
 				}),
-				a("BR-DE-CVD-04", Fatal, "A CVD vehicle category is M1, M2, M3, N1, N2 or N3.", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
+				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
 			}},
 			{atIf(cvaChar, root+ciiTx+"/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:ApplicableProductCharacteristic"), []assert{
-				a("BR-DE-CVD-05", Fatal, "The 'cva' value is clean, zero-emission or other.", func(n *N) bool { return cvaCodes[n.Str("ram:Value")] }),
+				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes[n.Str("ram:Value")] }),
 			}},
 			{at(root + ciiAgreement), []assert{
-				a("BR-DE-CVD-01", Fatal, "A clean vehicles invoice needs the contract reference (BT-12).", func(n *N) bool { return !blank(n, "ram:ContractReferencedDocument/ram:IssuerAssignedID") }),
-				a("BR-DE-CVD-02", Fatal, "A clean vehicles invoice needs the tender or lot reference (BT-17).", func(n *N) bool {
+				a("BR-DE-CVD-01", func(n *N) bool { return !blank(n, "ram:ContractReferencedDocument/ram:IssuerAssignedID") }),
+				a("BR-DE-CVD-02", func(n *N) bool {
 					return Any(n.All("ram:AdditionalReferencedDocument"), func(r *N) bool { return r.Str("ram:TypeCode") == "50" && r.Str("ram:IssuerAssignedID") != "" })
 				}),
 			}},

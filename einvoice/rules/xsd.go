@@ -10,6 +10,10 @@ import (
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
 //go:generate go run ./internal/xsdgen -ubl -schemas ../../../shared/corpus/schemas/ubl-2.1 -out xsd_ubl_gen.go
 //go:generate go run ./internal/facturxgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_gen.go
+//go:generate go run ./internal/ublcrgen -artefacts internal/official/en16931-1.3.16 -out ublcr_gen.go
+//go:generate go run ./internal/ciisyntaxgen -artefacts internal/official/en16931-1.3.16 -out ciisyntax_gen.go
+//go:generate go run ./internal/codesgen -artefacts internal/official/en16931-1.3.16 -out codes_gen.go
+//go:generate go run ./internal/ruleindex -out rule_index.md
 
 // xsdType is a content model: an ordered sequence or a choice of child elements, or
 // simple content of a base type with attributes.
@@ -221,9 +225,8 @@ func schemaPattern(id string, checks ...*schemaCheck) pattern {
 		}
 		return ""
 	}
-	return pattern{{where(func(*N) bool { return true }), []assert{{
-		id: id, flag: Fatal, msg: "The element follows the schema: allowed children in order and number, valid values and attributes.",
-		test: func(n *N) bool { return problem(n) == "" },
-		why:  problem,
-	}}}}
+	x := row(id, Fatal, "The element follows the schema: allowed children in order and number, valid values and attributes.",
+		func(n *N) bool { return problem(n) == "" })
+	x.why = problem
+	return pattern{{where(func(*N) bool { return true }), []assert{x}}}
 }

@@ -28,7 +28,7 @@ var profiles = []struct{ name, file string }{
 }
 
 // ruleID is the id an assertion's text starts with.
-var ruleID = regexp.MustCompile(`<assert\b[^>]*>\s*\[((?:BR|CII)-[A-Z0-9-]+)\]`)
+var ruleID = regexp.MustCompile(`<assert\b[^>]*>\s*\[((?:BR|CII|PEPPOL)-[A-Za-z0-9-]+)\]`)
 
 // characteristicCodes is the code list inside BR-FXEXT-04's test: contains(' A AAA … ', …).
 var characteristicCodes = regexp.MustCompile(`(?s)test="not\(contains\(normalize-space\(\.\), ' '\)\) and contains\('([^']+)'[^"]*">\s*\[BR-FXEXT-04\]`)
