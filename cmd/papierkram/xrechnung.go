@@ -121,6 +121,7 @@ func xrechnungCmd() *cobra.Command {
 	outFlag(transform, &tout)
 
 	var details, asJSON bool
+	var ruleSet string
 	validate := &cobra.Command{
 		Use: "validate FILE.xml...", Short: "Check e-invoices against the EN 16931 rules; exit status 1 when one is invalid", Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -130,7 +131,7 @@ func xrechnungCmd() *cobra.Command {
 				b, err := readInput(name)
 				var r *rules.Report
 				if err == nil {
-					r, err = rules.Validate(cmd.Context(), b)
+					r, err = rules.ValidateWith(cmd.Context(), b, rules.Options{RuleSet: ruleSet})
 				}
 				if err != nil {
 					invalid++
@@ -153,7 +154,7 @@ func xrechnungCmd() *cobra.Command {
 						}
 						invalid++
 					}
-					fmt.Fprintf(out, "%s: %s (%s %s, %d checks, %d errors, %d warnings)\n", name, verdict, r.Syntax, r.DocumentType, r.Summary.Checked, r.Summary.Errors, r.Summary.Warnings)
+					fmt.Fprintf(out, "%s: %s (%s %s, %s %s, %d checks, %d errors, %d warnings)\n", name, verdict, r.Syntax, r.DocumentType, r.RuleSet.Name, r.RuleSet.Version, r.Summary.Checked, r.Summary.Errors, r.Summary.Warnings)
 				}
 				if !r.Valid && asJSON {
 					invalid++
@@ -172,6 +173,7 @@ func xrechnungCmd() *cobra.Command {
 	}
 	validate.Flags().BoolVarP(&details, "details", "d", false, "list each failed rule under its file")
 	validate.Flags().BoolVar(&asJSON, "json", false, "print each report as a JSON line")
+	validate.Flags().StringVar(&ruleSet, "rule-set", "auto", "rule set: auto (by the document's BT-24), en16931, xrechnung-3.0, facturx-1.08 or facturx-1.07")
 
 	cmd.AddCommand(generate, parse, detect, transform, validate, opCommand(ops.Visualize))
 	return cmd

@@ -65,6 +65,7 @@ var declared = map[string]declaration{
 	"BR-63":                 {Fatal, "The buyer electronic address (BT-49) needs a scheme identifier."},
 	"BR-64":                 {Fatal, "The item standard identifier (BT-157) needs a scheme identifier."},
 	"BR-65":                 {Fatal, "The item classification identifier (BT-158) needs a scheme identifier."},
+	"BR-66":                 {Fatal, "Each allowance or charge (BG-20, BG-21) says which it is (charge indicator)."},
 	"BR-B-01":               {Fatal, "Split payment (category B) is for Italian domestic invoices only."},
 	"BR-B-02":               {Fatal, "An invoice with split payment (category B) must not also have standard rated (S) items."},
 	"BR-CL-01":              {Fatal, "The invoice type code (BT-3) must be an invoice or credit note code of UNTDID 1001."},

@@ -20,19 +20,44 @@ func isFacturX(p einvoice.Profile) bool {
 	return false
 }
 
-// facturXOff names the EN 16931, CII syntax and Factur-X rules a Factur-X profile does not check
-// (facturx_gen.go, from the profiles' 1.08 Schematron): MINIMUM and BASIC WL carry no lines
-// and few terms, EXTENDED replaces the totals and line rules with its own (BR-FXEXT-*),
-// which sum only regular lines. The EN16931 profile keeps every CEN rule.
-func facturXOff(p einvoice.Profile, patterns []*compiled) map[string]bool {
-	keep, ok := facturXRuleIDs[string(p)]
-	if !ok || p == einvoice.EN16931 {
+// The Factur-X versions we judge by: their profile Schematron lists which rules each
+// profile checks, their profile schemas what each allows. The profile URN does not tell
+// them apart, so a document is judged by 1.08 unless the request asks for 1.07.
+const (
+	facturX108 = "1.08" // ZUGFeRD 2.4, in force since 15 January 2026
+	facturX107 = "1.07" // ZUGFeRD 2.3: the 1.07.3 rules, the 1.07.2 schemas
+)
+
+// facturXOff names the EN 16931, CII syntax and Factur-X rules a Factur-X profile of the
+// version does not check (facturx_gen.go, facturx107_gen.go, from the profiles'
+// Schematron): MINIMUM and BASIC WL carry no lines and few terms, EXTENDED 1.08 replaces
+// the totals and line rules with its own (BR-FXEXT-*), which sum only regular lines. The
+// EN16931 profile keeps every CEN rule; of Factur-X's own rules each profile keeps those
+// it lists.
+func facturXOff(version string, p einvoice.Profile, patterns []*compiled) map[string]bool {
+	lists := facturXRuleIDs
+	if version == facturX107 {
+		lists = facturX107RuleIDs
+	}
+	keep, ok := lists[string(p)]
+	if !ok {
 		return nil
+	}
+	own := map[string]bool{}
+	for _, c := range facturXRules(version, p) {
+		for _, r := range c.rules {
+			for _, a := range r.asserts {
+				own[a.id] = true
+			}
+		}
 	}
 	off := map[string]bool{}
 	for _, c := range patterns {
 		for _, r := range c.rules {
 			for _, a := range r.asserts {
+				if p == einvoice.EN16931 && !own[a.id] {
+					continue
+				}
 				switch {
 				case strings.HasPrefix(a.id, "BR-") && !strings.HasPrefix(a.id, "BR-CL-") && !keep[a.id]:
 					off[a.id] = true
@@ -68,17 +93,17 @@ func localPath(n *N) string {
 
 // facturXProfile checks what the profile's schema allows: no element or attribute beyond
 // it (FX-PROFILE, our id; the official check is the profile's XSD).
-func facturXProfile(p einvoice.Profile) pattern {
+func facturXProfile(version string, p einvoice.Profile) pattern {
 	return pattern{
 		{where(func(n *N) bool { return n.parent != nil }), []assert{
 			a("FX-PROFILE", func(n *N) bool {
 				path := localPath(n)
-				if !cii.Allowed(p, path) {
+				if !cii.AllowedIn(version, p, path) {
 					// Report an element outside the profile once, at its top.
-					return n.parent.parent != nil && !cii.Allowed(p, localPath(n.parent))
+					return n.parent.parent != nil && !cii.AllowedIn(version, p, localPath(n.parent))
 				}
 				for _, at := range n.Attrs {
-					if at.Space == "" && !cii.Allowed(p, path+"/@"+at.Local) {
+					if at.Space == "" && !cii.AllowedIn(version, p, path+"/@"+at.Local) {
 						return false
 					}
 				}
@@ -144,6 +169,9 @@ func facturXOwn() pattern {
 			// The profiles give it the official Peppol id as a warning ("still status
 			// warning"); XRechnung binds it fatal, and elsewhere.
 			a("PEPPOL-EN16931-R008", func(*N) bool { return false }).as(Warning),
+		}},
+		{at("//ram:SpecifiedTradeAllowanceCharge"), []assert{
+			a("BR-66", has("ram:ChargeIndicator")), // Factur-X 1.07 only
 		}},
 		{atIf(func(n *N) bool { code := n.Str("ram:TypeCode"); return code == "30" || code == "58" }, "//ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
 			a("BR-CO-27", func(n *N) bool {

@@ -22,6 +22,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#6
 <dl><dt>Syntax</dt><dd>{{.Syntax}} {{.DocumentType}}</dd>
 {{with .Guideline}}<dt>Guideline (BT-24)</dt><dd><code>{{.}}</code></dd>{{end}}
 {{with .Profile}}<dt>Profile</dt><dd>{{.}}</dd>{{end}}
+<dt>Judged by</dt><dd>{{.RuleSet.Name}} {{.RuleSet.Version}} ({{if eq .RuleSet.ChosenBy "request"}}asked for{{else}}named by the document{{end}})</dd>
 <dt>Rule sets</dt><dd>{{range $i, $r := .RuleSets}}{{if $i}}, {{end}}{{$r}}{{end}}</dd>
 <dt>Checks</dt><dd>{{.Summary.Checked}} ({{.Summary.Passed}} passed)</dd></dl>
 {{with .Failed}}<table><thead><tr><th>Rule</th><th>Severity</th><th>What is wrong</th><th>Where</th></tr></thead><tbody>

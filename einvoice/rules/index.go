@@ -3,6 +3,7 @@ package rules
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -42,10 +43,12 @@ func ruleSets() []ruleSet {
 			ruleSet{name: "XRechnung 3.0 " + g, syntax: syntax.UBL, patterns: func() []*compiled { return xrechnungRules(g) }},
 			ruleSet{name: "XRechnung 3.0 " + g, syntax: syntax.CII, patterns: func() []*compiled { return xrechnungCIIRules(g) }})
 	}
-	for _, p := range []einvoice.Profile{einvoice.Minimum, einvoice.BasicWL, einvoice.Basic, einvoice.EN16931, einvoice.Extended} {
-		sets = append(sets, ruleSet{name: "Factur-X 1.08 " + string(p), syntax: syntax.CII,
-			patterns: func() []*compiled { return append(ciiRules()[:len(ciiRules()):len(ciiRules())], facturXRules(p)...) },
-			off:      func(c []*compiled) map[string]bool { return facturXOff(p, c) }})
+	for _, v := range []string{facturX108, facturX107} {
+		for _, p := range []einvoice.Profile{einvoice.Minimum, einvoice.BasicWL, einvoice.Basic, einvoice.EN16931, einvoice.Extended} {
+			sets = append(sets, ruleSet{name: "Factur-X " + v + " " + string(p), syntax: syntax.CII,
+				patterns: func() []*compiled { return append(slices.Clip(ciiRules()), facturXRules(v, p)...) },
+				off:      func(c []*compiled) map[string]bool { return facturXOff(v, p, c) }})
+		}
 	}
 	return sets
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,6 +72,14 @@ func TestOfficialRulesAreBound(t *testing.T) {
 		{"Factur-X 1.08 BASIC", []string{fx + "/2_Factur-X_1.08_BASIC/FACTUR-X_BASIC.sch"}, assertIDText},
 		{"Factur-X 1.08 EN16931", []string{fx + "/3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.sch"}, assertIDText},
 		{"Factur-X 1.08 EXTENDED", []string{fx + "/4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.sch"}, assertIDText},
+	}
+	fx107 := filepath.Join("internal", "official", "factur-x-1.07.3")
+	for i, p := range []string{"MINIMUM", "BASICWL", "BASIC", "EN16931", "EXTENDED"} {
+		cases = append(cases, struct {
+			set   string
+			files []string
+			re    *regexp.Regexp
+		}{"Factur-X 1.07 " + p, []string{fmt.Sprintf("%s/%d_Factur-X_1.07.3_%s/Factur-X_1.07.3_%s.sch", fx107, i, p, p)}, assertIDText})
 	}
 	for _, c := range cases {
 		if bound[c.set] == nil {

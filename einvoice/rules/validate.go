@@ -9,24 +9,27 @@ import (
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/fault"
 )
 
 // Rule sets by syntax, built once.
-var fxRules sync.Map // profile → []*compiled
+var fxRules sync.Map // version/profile → []*compiled
 
-// facturXRules is the rule set a Factur-X profile adds, built once per profile.
-func facturXRules(p einvoice.Profile) []*compiled {
-	if c, ok := fxRules.Load(p); ok {
+// facturXRules is the rule set a Factur-X profile of a version adds, built once per
+// version and profile.
+func facturXRules(version string, p einvoice.Profile) []*compiled {
+	key := version + "/" + string(p)
+	if c, ok := fxRules.Load(key); ok {
 		return c.([]*compiled)
 	}
 	// Rules a profile's Schematron does not list are turned off by facturXOff, these as
 	// the CEN ones.
-	ps := []pattern{facturXProfile(p), facturXDelivery(), facturXPaymentDue(), facturXOwn()}
+	ps := []pattern{facturXProfile(version, p), facturXDelivery(), facturXPaymentDue(), facturXOwn()}
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}
 	c := compileAll(ps...)
-	fxRules.Store(p, c)
+	fxRules.Store(key, c)
 	return c
 }
 
@@ -80,6 +83,8 @@ type Report struct {
 	DocumentType string           `json:"documentType"`
 	Guideline    string           `json:"guideline,omitempty"`
 	Profile      einvoice.Profile `json:"profile,omitempty"`
+	// RuleSet is the rule set that judged the document, with its version.
+	RuleSet RuleSet `json:"ruleSet"`
 	// RuleSets names what was checked, e.g. "EN16931-UBL-model".
 	RuleSets []string `json:"ruleSets"`
 	Summary  Summary  `json:"summary"`
@@ -106,9 +111,27 @@ const (
 	VerdictNotAnEInvoice      = "notAnEInvoice"
 )
 
-// Validate checks an e-invoice (CII or UBL) against the rules of EN 16931. A document that
-// is not XML, or neither CII nor UBL, is an error; everything else is a report.
+// Validate checks an e-invoice (CII or UBL) against the rule set its specification
+// identifier (BT-24) names. A document that is not XML, or neither CII nor UBL, is an
+// error; everything else is a report.
 func Validate(ctx context.Context, data []byte) (*Report, error) {
+	return ValidateWith(ctx, data, Options{})
+}
+
+// Options choose how a document is judged.
+type Options struct {
+	// RuleSet is the id of a rule set of RuleSets; empty or "auto" chooses by the document.
+	RuleSet string
+}
+
+// ValidateWith is Validate with options: a rule set the request asks for instead of the
+// one the document names (an XRechnung judged by EN 16931 alone, a Factur-X file by the
+// 1.07 rules of ZUGFeRD 2.3).
+func ValidateWith(ctx context.Context, data []byte, opts Options) (*Report, error) {
+	set, err := ruleSetByID(opts.RuleSet)
+	if err != nil {
+		return nil, err
+	}
 	root, err := xmlc.Parse(ctx, data)
 	if err != nil {
 		return nil, err
@@ -119,41 +142,102 @@ func Validate(ctx context.Context, data []byte) (*Report, error) {
 	}
 	r := &Report{Syntax: in.Syntax, DocumentType: in.DocumentType, Guideline: in.Guideline, Profile: in.Profile}
 	guideline := strings.TrimSpace(in.Guideline)
+	chosenBy := "request"
+	if set.ID == "" {
+		chosenBy = "document"
+		switch {
+		case isXRechnung3(guideline):
+			set = RuleSets[1]
+		case in.Syntax == syntax.CII && isFacturX(in.Profile):
+			set = RuleSets[2]
+		default:
+			set = RuleSets[0]
+		}
+	}
+	r.RuleSet = set
+	r.RuleSet.ChosenBy = chosenBy
 	var patterns []*compiled
+	var off map[string]bool
 	switch in.Syntax {
 	case syntax.UBL:
 		r.RuleSets = []string{"EN16931-UBL-model", "EN16931-UBL-syntax", "EN16931-UBL-codes", "UBL 2.1 schema"}
 		patterns = ublRules()
-		if isXRechnung3(guideline) {
-			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")
-			patterns = append(slices.Clip(patterns), xrechnungRules(guideline)...)
-		}
 	case syntax.CII:
 		r.RuleSets = []string{"EN16931-CII-model", "EN16931-CII-syntax", "EN16931-CII-codes", "CII D16B schema"}
 		patterns = ciiRules()
-		if isXRechnung3(guideline) {
+	}
+	switch set.ID {
+	case "xrechnung-3.0":
+		if !isXRechnung3(guideline) {
+			guideline = xrCIUS // asked for: judged as the core XRechnung
+		}
+		if in.Syntax == syntax.UBL {
+			r.RuleSets = append(r.RuleSets, "XRechnung-UBL 3.0")
+			patterns = append(slices.Clip(patterns), xrechnungRules(guideline)...)
+		} else {
 			r.RuleSets = append(r.RuleSets, "XRechnung-CII 3.0")
 			patterns = append(slices.Clip(patterns), xrechnungCIIRules(guideline)...)
-		} else if isFacturX(in.Profile) {
-			r.RuleSets = append(r.RuleSets, "Factur-X 1.08 "+string(in.Profile))
-			patterns = append(slices.Clip(patterns), facturXRules(in.Profile)...)
-			off := facturXOff(in.Profile, patterns)
-			r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off)
-			if err != nil {
-				return nil, err
-			}
-			r.tally()
-			return r, nil
 		}
+	case "facturx-1.08", "facturx-1.07":
+		version := strings.TrimPrefix(set.ID, "facturx-")
+		if in.Syntax != syntax.CII {
+			return nil, fault.New(fault.InvalidInput, "rule set %s is for CII documents; this one is %s", set.ID, in.Syntax)
+		}
+		if !isFacturX(in.Profile) {
+			return nil, fault.New(fault.InvalidInput, "rule set %s needs a document that names a Factur-X profile (BT-24); this one names %q", set.ID, guideline)
+		}
+		r.RuleSets = append(r.RuleSets, "Factur-X "+version+" "+string(in.Profile))
+		patterns = append(slices.Clip(patterns), facturXRules(version, in.Profile)...)
+		off = facturXOff(version, in.Profile, patterns)
 	}
-	if r.Results, err = run(ctx, newDocument(root, prefixes), patterns, nil); err != nil {
+	if r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off); err != nil {
 		return nil, err
 	}
-	if isXRechnung3(guideline) {
+	if set.ID == "xrechnung-3.0" {
 		relevel(r.Results, scenarioLevels(guideline, in.Syntax))
 	}
 	r.tally()
 	return r, nil
+}
+
+// RuleSet names a rule set the validator applies, its version and the official
+// artefacts our rules follow.
+type RuleSet struct {
+	// ID is what Options.RuleSet (the ruleSet parameter) takes.
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Applies says since when the version is in force.
+	Applies string `json:"applies"`
+	Source  string `json:"source"`
+	// ChosenBy says whether the document's specification identifier (document) or the
+	// request (request) chose the rule set.
+	ChosenBy string `json:"chosenBy,omitempty"`
+}
+
+// RuleSets are the rule sets that can be asked for, the first three in the order a
+// document chooses them by its specification identifier.
+var RuleSets = []RuleSet{
+	{ID: "en16931", Name: "EN 16931", Version: "1.3.16", Applies: "EN 16931-1:2017 with amendment A1:2019", Source: "ConnectingEurope/eInvoicing-EN16931 1.3.16"},
+	{ID: "xrechnung-3.0", Name: "XRechnung", Version: "3.0.x", Applies: "XRechnung 3.0 since 1 February 2024", Source: "KoSIT xrechnung-schematron after release 2.5.0, with EN 16931 1.3.16"},
+	{ID: "facturx-1.08", Name: "Factur-X / ZUGFeRD", Version: "1.08 / 2.4", Applies: "since 15 January 2026", Source: "Factur-X 1.08 profile Schematron and XSD, with EN 16931 1.3.16"},
+	{ID: "facturx-1.07", Name: "Factur-X / ZUGFeRD", Version: "1.07 / 2.3", Applies: "before 15 January 2026 (files made then)", Source: "Factur-X 1.07.3 profile Schematron, 1.07.2 XSD, with EN 16931 1.3.16"},
+}
+
+// ruleSetByID finds a rule set; "" and "auto" are the zero RuleSet (chosen by the document).
+func ruleSetByID(id string) (RuleSet, error) {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if id == "" || id == "auto" {
+		return RuleSet{}, nil
+	}
+	var ids []string
+	for _, s := range RuleSets {
+		if s.ID == id {
+			return s, nil
+		}
+		ids = append(ids, s.ID)
+	}
+	return RuleSet{}, fault.New(fault.InvalidInput, "unknown rule set %q: use auto, %s", id, strings.Join(ids, ", "))
 }
 
 func (r *Report) tally() {

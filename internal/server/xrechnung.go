@@ -142,7 +142,8 @@ func (s *Server) registerXRechnung() {
 type ValidationReport rules.Report
 
 type validateQuery struct {
-	Accept string `header:"Accept" doc:"text/html for a readable report page; JSON otherwise."`
+	Accept  string `header:"Accept" doc:"text/html for a readable report page; JSON otherwise."`
+	RuleSet string `query:"ruleSet" enum:"auto,en16931,xrechnung-3.0,facturx-1.08,facturx-1.07" default:"auto" doc:"The rule set to judge by: auto (the one the document's specification identifier BT-24 names: XRechnung 3.0, Factur-X 1.08 for a Factur-X profile, else EN 16931), en16931 (CEN's rules alone), xrechnung-3.0, facturx-1.08 (ZUGFeRD 2.4) or facturx-1.07 (ZUGFeRD 2.3, for files made before 15 January 2026; the profile URN does not tell the versions apart). The report's ruleSet names the one applied."`
 }
 
 // validate registers the XML validation endpoint.
@@ -160,7 +161,10 @@ func (s *Server) validateRoute() {
 			return nil, err
 		}
 		var r *rules.Report
-		err = s.bounded(ctx, len(f.Data), func() (err error) { r, err = rules.Validate(ctx, f.Data); return err })
+		err = s.bounded(ctx, len(f.Data), func() (err error) {
+			r, err = rules.ValidateWith(ctx, f.Data, rules.Options{RuleSet: in.RuleSet})
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -257,6 +257,25 @@ func TestValidate(t *testing.T) {
 	wantProblem(t, e.upload("/api/xrechnung/validate", [2]any{"file", []byte("not xml at all")}), 400, "invalid_input")
 }
 
+// TestValidateRuleSet: the official ZUGFeRD 2.3 Physiotherapeut example fails the 1.08
+// rules its profile URN chooses (BR-FX-EN-04) and passes with ruleSet=facturx-1.07; the
+// report names the rule set, its version and who chose it; an unknown rule set is a 400.
+func TestValidateRuleSet(t *testing.T) {
+	e := newTestEnv(t)
+	doc := corpusFile(t, "zugferd/2.3-examples/3. EN16931/EN16931_Physiotherapeut/factur-x.xml")
+	rep := decode(t, e.upload("/api/xrechnung/validate", [2]any{"file", doc}))
+	set := rep["ruleSet"].(map[string]any)
+	if rep["valid"] != false || set["id"] != "facturx-1.08" || set["version"] != "1.08 / 2.4" || set["chosenBy"] != "document" {
+		t.Errorf("by the document: valid %v, rule set %v", rep["valid"], set)
+	}
+	rep = decode(t, e.upload("/api/xrechnung/validate?ruleSet=facturx-1.07", [2]any{"file", doc}))
+	set = rep["ruleSet"].(map[string]any)
+	if rep["valid"] != true || set["id"] != "facturx-1.07" || set["chosenBy"] != "request" {
+		t.Errorf("asked for 1.07: valid %v, rule set %v, summary %v", rep["valid"], set, rep["summary"])
+	}
+	wantProblem(t, e.upload("/api/xrechnung/validate?ruleSet=peppol-9", [2]any{"file", doc}), 400, "invalid_input")
+}
+
 // TestZugferdValidateExtract: a Factur-X example validates in both parts, extracts to its
 // XML and model, Base64 input works too; a ZUGFeRD 1.0 file and a plain PDF are 400.
 func TestZugferdValidateExtract(t *testing.T) {

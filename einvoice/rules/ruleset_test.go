@@ -1,0 +1,102 @@
+package rules
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice/internal/corpus"
+	"github.com/papierkram/papierkram/fault"
+)
+
+func fatalIDs(r *Report) []string {
+	var ids []string
+	for _, x := range r.Failed() {
+		if x.Severity == Fatal {
+			ids = append(ids, x.ID)
+		}
+	}
+	return ids
+}
+
+// TestFacturX107: the official ZUGFeRD 2.3 / Factur-X 1.07 examples pass the 1.07 rules
+// when asked for, including the one the 1.08 rules reject (BR-FX-EN-04 is new in 1.08);
+// the report names the rule set, its version and that the request chose it.
+func TestFacturX107(t *testing.T) {
+	files := corpus.Files(t, "zugferd/2.3-examples", func(name string) bool { return name == "factur-x.xml" })
+	if len(files) < 8 {
+		t.Fatalf("only %d ZUGFeRD 2.3 examples", len(files))
+	}
+	rejectedBy108 := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(filepath.Dir(f))
+		auto, err := Validate(context.Background(), data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if auto.Profile == "XRECHNUNG" || auto.Profile == "" {
+			continue // an XRechnung in ZUGFeRD's clothes: judged as XRechnung
+		}
+		if auto.RuleSet.ID != "facturx-1.08" || auto.RuleSet.ChosenBy != "document" {
+			t.Errorf("%s: chosen by the document %+v, want facturx-1.08", name, auto.RuleSet)
+		}
+		if !auto.Valid {
+			rejectedBy108++
+		}
+		r, err := ValidateWith(context.Background(), data, Options{RuleSet: "facturx-1.07"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !r.Valid {
+			t.Errorf("%s: the 1.07 rules reject an official 1.07 example: %v", name, fatalIDs(r))
+		}
+		if r.RuleSet.ID != "facturx-1.07" || r.RuleSet.ChosenBy != "request" || !slices.Contains(r.RuleSets, "Factur-X 1.07 "+string(r.Profile)) {
+			t.Errorf("%s: report names %+v %v", name, r.RuleSet, r.RuleSets)
+		}
+	}
+	if rejectedBy108 == 0 {
+		t.Error("no 2.3 example is rejected by the 1.08 rules: the test would not see 1.07 being applied")
+	}
+}
+
+// TestRuleSetAskedFor: an XRechnung without its buyer reference (BT-10) fails BR-DE-15
+// under XRechnung, chosen by its BT-24, and passes EN 16931 when that is asked for; a rule
+// set that does not fit the document, or does not exist, is a 400.
+func TestRuleSetAskedFor(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, "<cbc:BuyerReference>"), strings.Index(s, "</cbc:BuyerReference>")
+	if i < 0 || j < i {
+		t.Fatal("no buyer reference in the sample")
+	}
+	noBT10 := []byte(s[:i] + s[j+len("</cbc:BuyerReference>"):])
+	xr, err := Validate(context.Background(), noBT10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if xr.RuleSet.ID != "xrechnung-3.0" || !slices.Contains(fatalIDs(xr), "BR-DE-15") {
+		t.Errorf("by its BT-24: %s, failed %v; want xrechnung-3.0 failing BR-DE-15", xr.RuleSet.ID, fatalIDs(xr))
+	}
+	en, err := ValidateWith(context.Background(), noBT10, Options{RuleSet: "EN16931"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !en.Valid || en.RuleSet.ID != "en16931" || en.RuleSet.ChosenBy != "request" {
+		t.Errorf("asked for EN 16931: valid=%v %+v failed %v", en.Valid, en.RuleSet, fatalIDs(en))
+	}
+	for _, set := range []string{"facturx-1.08", "peppol-2.0"} {
+		if _, err := ValidateWith(context.Background(), noBT10, Options{RuleSet: set}); !fault.Is(err, fault.InvalidInput) {
+			t.Errorf("%s on a UBL XRechnung: %v, want invalid input", set, err)
+		}
+	}
+}
