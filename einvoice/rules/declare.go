@@ -12,8 +12,10 @@ type declaration struct {
 // declarationOf finds the declaration of a rule id: in declared, or among the rules declared
 // by the VAT category template.
 func declarationOf(id string) (declaration, bool) {
-	if d, ok := declared[id]; ok {
-		return d, true
+	for _, m := range []map[string]declaration{declared, declaredPeppol, declaredNational} {
+		if d, ok := m[id]; ok {
+			return d, true
+		}
 	}
 	d, ok := templated()[id]
 	return d, ok

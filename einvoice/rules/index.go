@@ -43,6 +43,9 @@ func ruleSets() []ruleSet {
 			ruleSet{name: "XRechnung 3.0 " + g, syntax: syntax.UBL, patterns: func() []*compiled { return xrechnungRules(g) }},
 			ruleSet{name: "XRechnung 3.0 " + g, syntax: syntax.CII, patterns: func() []*compiled { return xrechnungCIIRules(g) }})
 	}
+	sets = append(sets,
+		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.UBL, patterns: func() []*compiled { return append(slices.Clip(ublRules()), peppolBISUBLRules()...) }},
+		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.CII, patterns: func() []*compiled { return append(slices.Clip(ciiRules()), peppolBISCIIRules()...) }})
 	for _, v := range []string{facturX108, facturX107} {
 		for _, p := range []einvoice.Profile{einvoice.Minimum, einvoice.BasicWL, einvoice.Basic, einvoice.EN16931, einvoice.Extended} {
 			sets = append(sets, ruleSet{name: "Factur-X " + v + " " + string(p), syntax: syntax.CII,
@@ -100,6 +103,8 @@ func declaredIn(id, boundIn string) string {
 	switch {
 	case declared[id].msg != "":
 		return "declared.go"
+	case declaredPeppol[id].msg != "" || declaredNational[id].msg != "":
+		return "declared_peppol.go"
 	case templated()[id].msg != "":
 		return "declare.go"
 	case strings.HasPrefix(id, "UBL-CR-"):

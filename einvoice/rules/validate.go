@@ -150,6 +150,8 @@ func ValidateWith(ctx context.Context, data []byte, opts Options) (*Report, erro
 			set = RuleSets[1]
 		case in.Syntax == syntax.CII && isFacturX(in.Profile):
 			set = RuleSets[2]
+		case guideline == einvoice.GuidelinePeppolBIS3:
+			set = RuleSets[4]
 		default:
 			set = RuleSets[0]
 		}
@@ -189,6 +191,9 @@ func ValidateWith(ctx context.Context, data []byte, opts Options) (*Report, erro
 		r.RuleSets = append(r.RuleSets, "Factur-X "+version+" "+string(in.Profile))
 		patterns = append(slices.Clip(patterns), facturXRules(version, in.Profile)...)
 		off = facturXOff(version, in.Profile, patterns)
+	case "peppol-bis-3.0":
+		r.RuleSets = append(r.RuleSets, "Peppol BIS Billing 3.0.19 "+string(in.Syntax))
+		patterns = append(slices.Clip(patterns), peppolBISRules(in.Syntax)...)
 	}
 	if r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off); err != nil {
 		return nil, err
@@ -222,6 +227,7 @@ var RuleSets = []RuleSet{
 	{ID: "xrechnung-3.0", Name: "XRechnung", Version: "3.0.x", Applies: "XRechnung 3.0 since 1 February 2024", Source: "KoSIT xrechnung-schematron after release 2.5.0, with EN 16931 1.3.16"},
 	{ID: "facturx-1.08", Name: "Factur-X / ZUGFeRD", Version: "1.08 / 2.4", Applies: "since 15 January 2026", Source: "Factur-X 1.08 profile Schematron and XSD, with EN 16931 1.3.16"},
 	{ID: "facturx-1.07", Name: "Factur-X / ZUGFeRD", Version: "1.07 / 2.3", Applies: "before 15 January 2026 (files made then)", Source: "Factur-X 1.07.3 profile Schematron, 1.07.2 XSD, with EN 16931 1.3.16"},
+	{ID: "peppol-bis-3.0", Name: "Peppol BIS Billing", Version: "3.0.19", Applies: "the May 2025 release of Peppol BIS Billing 3.0", Source: "OpenPEPPOL peppol-bis-invoice-3 3.0.19 (PEPPOL-EN16931-UBL and -CII), with EN 16931 1.3.16"},
 }
 
 // ruleSetByID finds a rule set; "" and "auto" are the zero RuleSet (chosen by the document).
