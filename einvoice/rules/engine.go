@@ -6,11 +6,13 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/papierkram/papierkram/einvoice/internal/xmlc"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/shopspring/decimal"
 )
 
 // Severity is how much a failed rule weighs: a fatal one makes the invoice invalid.
@@ -32,6 +34,9 @@ type N struct {
 	index  int // position in document order
 	pos    int // position among the siblings of the same name, from 1
 	xpath  string
+	// dec memoises DecVal: many rules read the same amounts.
+	dec      decimal.Decimal
+	decState uint8 // 0 not read yet, 1 a decimal, 2 not a decimal
 }
 
 type document struct {
@@ -39,12 +44,15 @@ type document struct {
 	all  []*N // document order
 	ns   map[string]string
 	// byLocal indexes elements by namespace and local name, for the // steps.
-	byName map[name][]*N
+	// byName indexes elements by local name (namespaces are checked where it is read: a
+	// local name is almost always in one namespace, and short keys hash fast).
+	byName map[string][]*N
 
 	memo sync.Map // document-wide facts several rules ask for, computed once
 
 	pathsOnce sync.Once
-	paths     map[string]bool // "cac:A/cbc:B" and "cac:A/cbc:B/@attr" below the root
+	paths     *pathNode // the element paths below the root, with their attributes
+	attrs     map[string]bool
 
 	// dynamicError is set when the part of a rule being evaluated met what XPath raises a
 	// dynamic error for (a cast of text that is not a decimal or a boolean): that part
@@ -65,42 +73,122 @@ func (d *document) once(key string, f func() bool) bool {
 	return v
 }
 
-// has tells whether an element (or attribute) exists at a path below the root, written
-// with the conventional prefixes; it answers the many "must not be used" rules at once.
-func (d *document) has(path string) bool {
+// pathNode is one element path below the root: the elements below it by name, and the
+// unqualified attributes its elements carry. The tree answers the many "must not be used"
+// rules at once without building a string per element.
+type pathNode struct {
+	name  name
+	kids  []*pathNode // few per path: a scan compares names faster than a map hashes them
+	attrs map[string]bool
+}
+
+func (t *pathNode) kid(k name) *pathNode {
+	for _, c := range t.kids {
+		if c.name.local == k.local && c.name.space == k.space {
+			return c
+		}
+	}
+	return nil
+}
+
+// pathKey is a path below the root, compiled when a rule is built: its elements and, last,
+// an attribute ("" for the element itself); anyAttr asks for the attribute on any element.
+type pathKey struct {
+	steps   []name
+	attr    string
+	anyAttr bool
+}
+
+// compileKey compiles "cac:A/cbc:B", "cac:A/cbc:B/@attr" or "//@attr", written with the
+// conventional prefixes.
+func compileKey(path string) pathKey {
+	if a, ok := strings.CutPrefix(path, "//@"); ok {
+		return pathKey{attr: a, anyAttr: true}
+	}
+	var k pathKey
+	for _, step := range strings.Split(path, "/") {
+		if a, ok := strings.CutPrefix(step, "@"); ok {
+			k.attr = a
+			continue
+		}
+		pfx, local, ok := strings.Cut(step, ":")
+		if !ok {
+			panic("rules: a path key needs prefixed steps: " + path)
+		}
+		uri, known := prefixes[pfx]
+		if !known {
+			panic("rules: unknown prefix in " + path)
+		}
+		k.steps = append(k.steps, name{uri, local})
+	}
+	return k
+}
+
+// has tells whether an element (or attribute) exists at a path below the root.
+func (d *document) has(k pathKey) bool {
 	d.pathsOnce.Do(func() {
-		d.paths = map[string]bool{}
-		var walk func(n *N, prefix string)
-		walk = func(n *N, prefix string) {
-			for _, k := range n.kids {
-				p := prefix + k.prefixed()
-				d.paths[p] = true
-				for _, a := range k.Attrs {
+		d.paths, d.attrs = &pathNode{}, map[string]bool{}
+		var walk func(n *N, t *pathNode)
+		walk = func(n *N, t *pathNode) {
+			for _, c := range n.kids {
+				key := name{c.Space, c.Local}
+				ct := t.kid(key)
+				if ct == nil {
+					ct = &pathNode{name: key}
+					t.kids = append(t.kids, ct)
+				}
+				for _, a := range c.Attrs {
 					if a.Space == "" {
-						d.paths[p+"/@"+a.Local] = true
-						d.paths["//@"+a.Local] = true
+						if ct.attrs == nil {
+							ct.attrs = map[string]bool{}
+						}
+						ct.attrs[a.Local] = true
+						d.attrs[a.Local] = true
 					}
 				}
-				walk(k, p+"/")
+				walk(c, ct)
 			}
 		}
-		walk(d.root, "")
+		walk(d.root, d.paths)
 	})
-	return d.paths[path]
+	if k.anyAttr {
+		return d.attrs[k.attr]
+	}
+	t := d.paths
+	for _, s := range k.steps {
+		if t = t.kid(s); t == nil {
+			return false
+		}
+	}
+	return k.attr == "" || t.attrs[k.attr]
 }
 
 type name struct{ space, local string }
 
 func newDocument(root *xmlc.Node, ns map[string]string) *document {
-	d := &document{ns: ns, byName: map[name][]*N{}}
+	d := &document{ns: ns, byName: map[string][]*N{}}
+	// One slab for the elements and one for their child lists: a document of a thousand
+	// elements is then two allocations, not two thousand.
+	count := 0
+	var size func(n *xmlc.Node)
+	size = func(n *xmlc.Node) {
+		count++
+		for _, c := range n.Kids {
+			size(c)
+		}
+	}
+	size(root)
+	slab := make([]N, count)
+	kidSlab := make([]*N, count)
+	d.all = make([]*N, 0, count)
 	var build func(n *xmlc.Node, parent *N) *N
 	build = func(n *xmlc.Node, parent *N) *N {
-		w := &N{Node: n, parent: parent, doc: d, index: len(d.all)}
+		w := &slab[len(d.all)]
+		*w = N{Node: n, parent: parent, doc: d, index: len(d.all)}
 		d.all = append(d.all, w)
-		k := name{n.Space, n.Local}
-		d.byName[k] = append(d.byName[k], w)
+		d.byName[n.Local] = append(d.byName[n.Local], w)
 		if len(n.Kids) > 0 {
-			w.kids = make([]*N, len(n.Kids))
+			w.kids, kidSlab = kidSlab[:len(n.Kids):len(n.Kids)], kidSlab[len(n.Kids):]
 			for i, c := range n.Kids {
 				w.kids[i] = build(c, w)
 				// The position among same-named siblings: they are usually adjacent (lines,

@@ -86,7 +86,7 @@ func (n *N) all(c *path) []*N {
 		if len(steps) == 0 {
 			return nil
 		}
-		set = n.doc.byName[steps[0].name]
+		set = n.doc.named(steps[0].name)
 		steps = steps[1:]
 	case c.root:
 		// The first step names the root element.
@@ -222,12 +222,17 @@ func (n *N) Dec(p string) (d decimal.Decimal, ok bool) {
 // error of the XPath cast, which fails the rule: it is recorded for the engine (which
 // fails the rule being evaluated, see guard) and read as 0 meanwhile.
 func (n *N) DecVal() decimal.Decimal {
-	d, ok := parseDecimal(n.Val())
-	if !ok {
+	if n.decState == 0 {
+		n.decState = 2
+		if d, ok := parseDecimal(n.Val()); ok {
+			n.dec, n.decState = d, 1
+		}
+	}
+	if n.decState == 2 {
 		n.doc.castFailed()
 		return decimal.Zero
 	}
-	return d
+	return n.dec
 }
 
 // parseDecimal reads the xs:decimal lexical form: an optional sign, digits with at most
@@ -334,4 +339,22 @@ func (n *N) Under(names ...string) bool {
 // notUnder is the filter for elements outside every named ancestor.
 func notUnder(names ...string) func(*N) bool {
 	return func(n *N) bool { return !n.Under(names...) }
+}
+
+// named is every element of the name, in document order.
+func (d *document) named(k name) []*N {
+	set := d.byName[k.local]
+	for i, m := range set {
+		if m.Space != k.space {
+			// Another namespace with the same local name: keep only k's.
+			out := append([]*N(nil), set[:i]...)
+			for _, m := range set[i+1:] {
+				if m.Space == k.space {
+					out = append(out, m)
+				}
+			}
+			return out
+		}
+	}
+	return set
 }

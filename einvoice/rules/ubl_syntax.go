@@ -12,21 +12,25 @@ const lineUnion = "(cac:InvoiceLine|cac:CreditNoteLine)/"
 // absent is the rule's test: the element or attribute is not there. Paths below the root
 // are answered from the document's path index with keys built here once, not per document.
 func (r restriction) absent() func(n *N) bool {
-	var keys []string
+	var paths []string
 	switch {
 	case r.path == "//*" && r.attr != "":
-		keys = []string{"//@" + r.attr}
+		paths = []string{"//@" + r.attr}
 	case !strings.HasPrefix(r.path, "/"):
 		p := strings.Replace(r.path, lineUnion, "cac:InvoiceLine/", 1)
 		if r.attr != "" {
 			p += "/@" + r.attr
 		}
-		keys = []string{p}
+		paths = []string{p}
 		if strings.HasPrefix(r.path, lineUnion) {
-			keys = append(keys, strings.Replace(p, "cac:InvoiceLine/", "cac:CreditNoteLine/", 1))
+			paths = append(paths, strings.Replace(p, "cac:InvoiceLine/", "cac:CreditNoteLine/", 1))
 		}
 	}
-	if keys != nil {
+	if paths != nil {
+		keys := make([]pathKey, len(paths))
+		for i, p := range paths {
+			keys[i] = compileKey(p)
+		}
 		return func(n *N) bool {
 			for _, k := range keys {
 				if n.doc.has(k) {
