@@ -11,9 +11,9 @@ import (
 	"github.com/papierkram/papierkram/fault"
 )
 
-// FuzzValidate: no input makes validation panic or hang, nor makes a rule panic (which
-// validation answers as an internal error: a bug of ours); what parses as CII or UBL gets
-// a report whose counts add up.
+// FuzzValidate: no input makes validation panic or hang under any rule set, nor makes a
+// rule panic (which validation answers as an internal error: a bug of ours, which fails
+// the fuzz run); what parses as CII or UBL gets a report whose counts add up.
 func FuzzValidate(f *testing.F) {
 	for _, rel := range []string{
 		"xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml",
@@ -32,18 +32,21 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add([]byte(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Validate(context.Background(), data)
-		if err != nil {
-			if c := fault.CodeOf(err); c != fault.InvalidInput && c != fault.PayloadTooLarge {
-				t.Fatalf("error of code %s: %v", c, err)
+		// Every rule set, as asked for, and the one the document chooses.
+		for _, set := range append([]RuleSet{{ID: "auto"}}, RuleSets...) {
+			r, err := ValidateWith(context.Background(), data, Options{RuleSet: set.ID})
+			if err != nil {
+				if c := fault.CodeOf(err); c != fault.InvalidInput && c != fault.PayloadTooLarge {
+					t.Fatalf("%s: error of code %s: %v", set.ID, c, err)
+				}
+				continue
 			}
-			return
-		}
-		if r.Summary.Passed+r.Summary.Errors+r.Summary.Warnings != r.Summary.Checked {
-			t.Fatalf("summary does not add up: %+v", r.Summary)
-		}
-		if r.Valid != (r.Summary.Errors == 0) {
-			t.Fatal("valid disagrees with the error count")
+			if r.Summary.Passed+r.Summary.Errors+r.Summary.Warnings != r.Summary.Checked {
+				t.Fatalf("%s: summary does not add up: %+v", set.ID, r.Summary)
+			}
+			if r.Valid != (r.Summary.Errors == 0) {
+				t.Fatalf("%s: valid disagrees with the error count", set.ID)
+			}
 		}
 	})
 }
