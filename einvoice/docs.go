@@ -17,5 +17,6 @@ func DocumentedTypes() []reflect.Type {
 		reflect.TypeFor[DirectDebit](), reflect.TypeFor[AllowanceCharge](), reflect.TypeFor[Totals](), reflect.TypeFor[VATBreakdown](),
 		reflect.TypeFor[SupportingDocument](), reflect.TypeFor[Attachment](), reflect.TypeFor[Line](), reflect.TypeFor[Price](),
 		reflect.TypeFor[Item](), reflect.TypeFor[Classification](), reflect.TypeFor[ItemAttribute](), reflect.TypeFor[PrepaidPayment](),
+		reflect.TypeFor[LogisticsCharge](),
 	}
 }

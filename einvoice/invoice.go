@@ -51,6 +51,10 @@ type Invoice struct {
 	Lines             []Line               `json:"lines,omitempty"`             // BG-25 Invoice line
 	// PrepaidPayments are third-party payments (XRechnung extension BG-DEX-09).
 	PrepaidPayments []PrepaidPayment `json:"prepaidPayments,omitempty"`
+	// LogisticsCharges are logistics service fees (ZUGFeRD EXTENDED BT-X-271 to BT-X-274),
+	// document level charges that EXTENDED keeps apart: the sum of charges (BT-108) and the
+	// VAT breakdown include them. Wherever EXTENDED is not written they become charges.
+	LogisticsCharges []LogisticsCharge `json:"logisticsCharges,omitempty"`
 }
 
 // Identifier is an identifier with its optional scheme (ISO 6523 ICD, EAS, or a syntax
@@ -301,6 +305,44 @@ type PrepaidPayment struct {
 	ID          string  `json:"id"`                    // BT-DEX-001 Third party payment type
 	Amount      Decimal `json:"amount"`                // BT-DEX-002 Third party payment amount
 	Description string  `json:"description,omitempty"` // BT-DEX-003 Third party payment description
+}
+
+// LogisticsCharge is a logistics service fee (ZUGFeRD EXTENDED).
+type LogisticsCharge struct {
+	Description string  `json:"description"`           // BT-X-271 Logistics service charge description
+	Amount      Decimal `json:"amount"`                // BT-X-272 Logistics service charge amount
+	VATCategory string  `json:"vatCategory,omitempty"` // BT-X-273 VAT category code
+	VATRate     Decimal `json:"vatRate,omitzero"`      // BT-X-274 VAT rate
+}
+
+// AllCharges are the document level charges with the logistics service fees as charges
+// (their description the reason): how a syntax or profile without BT-X-272 carries them,
+// so that the totals still add up.
+func (inv *Invoice) AllCharges() []AllowanceCharge {
+	if len(inv.LogisticsCharges) == 0 {
+		return inv.Charges
+	}
+	all := append([]AllowanceCharge(nil), inv.Charges...)
+	for _, l := range inv.LogisticsCharges {
+		all = append(all, AllowanceCharge{Amount: l.Amount, Reason: l.Description, VATCategory: l.VATCategory, VATRate: l.VATRate})
+	}
+	return all
+}
+
+// VATTotalIn is where a VAT total read in currency cur belongs: BT-110, the total in the
+// invoice currency, or BT-111, the one in the VAT accounting currency (BR-53), each
+// taken once; nil for a total in another currency or one too many, which no term holds
+// (written again in a currency it did not have, it would break the totals, BR-CO-15).
+// Without a currency (or an invoice currency), the first is BT-110 and the second BT-111.
+func (inv *Invoice) VATTotalIn(cur string) *Decimal {
+	t := &inv.Totals
+	switch {
+	case (cur == "" || inv.Currency == "" || cur == inv.Currency) && !t.VATTotal.Valid():
+		return &t.VATTotal
+	case (cur == "" || cur == inv.TaxCurrency) && !t.VATTotalAccounting.Valid():
+		return &t.VATTotalAccounting
+	}
+	return nil
 }
 
 // CreditNoteTypes are the UNTDID 1001 codes of credit notes (UBL writes them as a

@@ -51,6 +51,9 @@ type Options struct {
 	// invoice has none (or one of another profile). Empty: EN16931, or the profile of the
 	// invoice's own BT-24.
 	Profile einvoice.Profile
+	// KeepSpecification keeps the invoice's BT-24 even when it names no profile of ours
+	// (Peppol BIS, ZUGFeRD 1.0's ids): Profile then only limits the content.
+	KeepSpecification bool
 }
 
 // Write renders inv as a CrossIndustryInvoice.
@@ -81,8 +84,12 @@ func ToTree(inv *einvoice.Invoice, opt Options) (*xmlc.Node, error) {
 		if in.Specification == "" {
 			in.Specification = p.Guideline()
 		}
-	case own != p:
+	case own != p && !opt.KeepSpecification:
 		in.Specification = p.Guideline()
+	}
+	if p != einvoice.Extended {
+		// BT-X-272 is EXTENDED's; elsewhere the fees are what EN 16931 knows them as.
+		in.Charges, in.LogisticsCharges = in.AllCharges(), nil
 	}
 	c := xmlc.NewWriter("rsm:CrossIndustryInvoice", namespaces)
 	bind(c, &in)
@@ -371,6 +378,18 @@ func settlement(c *xmlc.Codec, inv *einvoice.Invoice) {
 	vat(c, inv)
 	c.Elem("ram:BillingSpecifiedPeriod", func() { period(c, &inv.InvoicingPeriod) })
 	allowanceCharges(c, &inv.Allowances, &inv.Charges, true)
+	xmlc.List(c, "ram:SpecifiedLogisticsServiceCharge", &inv.LogisticsCharges, func(l *einvoice.LogisticsCharge) {
+		c.Text("ram:Description", &l.Description)
+		c.Amount("ram:AppliedAmount", &l.Amount, "")
+		c.Elem("ram:AppliedTradeTax", func() {
+			if c.Writing() && l.VATCategory == "" && !l.VATRate.Valid() {
+				return
+			}
+			c.Const("ram:TypeCode", "VAT")
+			c.Text("ram:CategoryCode", &l.VATCategory)
+			c.Dec("ram:RateApplicablePercent", &l.VATRate)
+		})
+	})
 	c.Elem("ram:SpecifiedTradePaymentTerms", func() {
 		c.Lines("ram:Description", &inv.PaymentTerms)
 		date(c, "ram:DueDateDateTime", "udt:DateTimeString", &inv.DueDate)
@@ -550,13 +569,11 @@ func totals(c *xmlc.Codec, inv *einvoice.Invoice) {
 		c.Amount("ram:TaxTotalAmount", &t.VATTotal, inv.Currency)
 		c.Amount("ram:TaxTotalAmount", &t.VATTotalAccounting, inv.TaxCurrency)
 	} else {
+		// By currency: BT-110 or BT-111 (see VATTotalIn).
 		for _, n := range c.Children("ram:TaxTotalAmount") {
 			c.Enter("ram:TaxTotalAmount", n, func() {
-				cur := n.Attr("currencyID")
-				if inv.TaxCurrency != "" && cur == inv.TaxCurrency && inv.TaxCurrency != inv.Currency || t.VATTotal.Valid() {
-					c.DecValue(&t.VATTotalAccounting)
-				} else {
-					c.DecValue(&t.VATTotal)
+				if d := inv.VATTotalIn(n.Attr("currencyID")); d != nil {
+					c.DecValue(d)
 				}
 			})
 		}

@@ -31,27 +31,51 @@ func lines(c *xmlc.Codec, inv *einvoice.Invoice) {
 		inv.Lines = append(inv.Lines, all...)
 		return
 	}
-	// Attach children to parents: walk backwards so a parent has its whole subtree when
-	// it is itself attached (sub-lines follow their parent in document order).
+	// Attach each line to its parent wherever the parent stands: ZUGFeRD's own examples
+	// list a group's sub-lines before the group line. A parent that is missing, or a
+	// parent chain that runs in a circle, leaves the line on the top level.
 	byID := map[string]int{}
 	for i := range all {
 		if _, dup := byID[all[i].ID]; !dup {
 			byID[all[i].ID] = i
 		}
 	}
-	attached := make([]bool, len(all))
-	for i := len(all) - 1; i >= 0; i-- {
-		p, ok := byID[parents[i]]
-		if parents[i] == "" || !ok || p >= i {
-			continue
+	parent := make([]int, len(all))
+	for i := range all {
+		parent[i] = -1
+		if p, ok := byID[parents[i]]; ok && parents[i] != "" && p != i {
+			parent[i] = p
 		}
-		all[p].SubLines = append([]einvoice.Line{all[i]}, all[p].SubLines...)
-		attached[i] = true
 	}
 	for i := range all {
-		if !attached[i] {
-			inv.Lines = append(inv.Lines, all[i])
+		// A chain longer than the lines has a circle; the line it starts from goes on top.
+		p, steps := parent[i], 0
+		for p >= 0 && p != i && steps <= len(all) {
+			p, steps = parent[p], steps+1
 		}
+		if p == i || steps > len(all) {
+			parent[i] = -1
+		}
+	}
+	kids := make([][]int, len(all))
+	var top []int
+	for i := range all {
+		if parent[i] < 0 {
+			top = append(top, i)
+		} else {
+			kids[parent[i]] = append(kids[parent[i]], i)
+		}
+	}
+	var build func(i int) einvoice.Line
+	build = func(i int) einvoice.Line {
+		l := all[i]
+		for _, k := range kids[i] {
+			l.SubLines = append(l.SubLines, build(k))
+		}
+		return l
+	}
+	for _, i := range top {
+		inv.Lines = append(inv.Lines, build(i))
 	}
 }
 

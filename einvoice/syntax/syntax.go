@@ -197,6 +197,9 @@ func generate(inv *einvoice.Invoice, s Syntax, version string, keepSpecification
 	switch {
 	case keepSpecification && in.Specification != "":
 		if profile = einvoice.ProfileOf(in.Specification); profile == "" {
+			profile = zugferd1[strings.TrimSpace(in.Specification)]
+		}
+		if profile == "" {
 			if !strings.HasPrefix(strings.TrimSpace(in.Specification), einvoice.GuidelineEN16931) {
 				return nil, fault.New(fault.InvalidInput, "the specification identifier (BT-24) %q is none this service writes (EN 16931 and its CIUS such as XRechnung and Peppol BIS Billing, ZUGFeRD / Factur-X)", in.Specification)
 			}
@@ -215,5 +218,18 @@ func generate(inv *einvoice.Invoice, s Syntax, version string, keepSpecification
 	if in.BusinessProcess == "" {
 		in.BusinessProcess = einvoice.ProcessPeppol
 	}
+	if s == CII {
+		// The profile limits the content; BT-24 stays what the invoice names, also when
+		// that is no profile of ours (Peppol BIS, ZUGFeRD 1.0).
+		return cii.Write(&in, cii.Options{Profile: profile, KeepSpecification: keepSpecification})
+	}
 	return Write(&in, s, profile)
+}
+
+// zugferd1 are ZUGFeRD 1.0's profile ids, which CII D16B invoices still carry as BT-24
+// (CEN's own EN 16931 examples name "…:comfort"): written under the profile each became.
+var zugferd1 = map[string]einvoice.Profile{
+	"urn:ferd:CrossIndustryDocument:invoice:1p0:basic":    einvoice.Basic,
+	"urn:ferd:CrossIndustryDocument:invoice:1p0:comfort":  einvoice.EN16931,
+	"urn:ferd:CrossIndustryDocument:invoice:1p0:extended": einvoice.Extended,
 }

@@ -79,6 +79,9 @@ func ToTree(inv *einvoice.Invoice) (*xmlc.Node, []xmlc.Namespace, error) {
 	if in.Specification == "" {
 		in.Specification = einvoice.GuidelineXRechnung30
 	}
+	// UBL has no logistics service fee (ZUGFeRD EXTENDED BT-X-272): it is a document level
+	// charge, as the totals count it.
+	in.Charges, in.LogisticsCharges = in.AllCharges(), nil
 	credit := in.IsCreditNote()
 	root := "Invoice"
 	if credit {
@@ -453,14 +456,12 @@ func taxTotals(c *xmlc.Codec, inv *einvoice.Invoice) {
 	if !c.Writing() {
 		for _, n := range c.Children("cac:TaxTotal") {
 			c.Enter("cac:TaxTotal", n, func() {
+				// By currency: BT-110 with the breakdown, or BT-111 (see VATTotalIn).
 				accounting := false
 				c.Elem("cbc:TaxAmount", func() {
-					cur := c.Node().Attr("currencyID")
-					accounting = inv.TaxCurrency != "" && inv.TaxCurrency != inv.Currency && cur == inv.TaxCurrency || t.VATTotal.Valid() && len(c.Children("cac:TaxSubtotal")) == 0
-					if accounting {
-						c.DecValue(&t.VATTotalAccounting)
-					} else {
-						c.DecValue(&t.VATTotal)
+					if d := inv.VATTotalIn(c.Node().Attr("currencyID")); d != nil {
+						accounting = d == &t.VATTotalAccounting
+						c.DecValue(d)
 					}
 				})
 				if !accounting {

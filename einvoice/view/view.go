@@ -241,7 +241,7 @@ func build(inv *einvoice.Invoice, o Options, f format) *pageData {
 	for _, x := range []struct {
 		key string
 		acs []einvoice.AllowanceCharge
-	}{{"allowance", inv.Allowances}, {"charge", inv.Charges}} {
+	}{{"allowance", inv.Allowances}, {"charge", inv.AllCharges()}} { // logistics fees (EXTENDED) among the charges
 		for _, ac := range x.acs {
 			p.AC = append(p.AC, acRow{
 				Kind:       L[x.key],

@@ -429,3 +429,20 @@ func TestIBAN(t *testing.T) {
 		}
 	}
 }
+
+// TestLogisticsChargesShown: ZUGFeRD EXTENDED's logistics service fees are listed among
+// the document level charges (the charge total counts them), with their description.
+func TestLogisticsChargesShown(t *testing.T) {
+	d := einvoice.MustDecimal
+	inv := &einvoice.Invoice{Currency: "EUR", Charges: []einvoice.AllowanceCharge{{Amount: d("2.00"), Reason: "Verpackung"}},
+		LogisticsCharges: []einvoice.LogisticsCharge{{Description: "Transportkosten", Amount: d("3.00"), VATCategory: "S", VATRate: d("19.00")}}}
+	s := text(t, render(t, inv, Options{Language: "de"}))
+	at := 0
+	for _, w := range []string{"Zuschlag Verpackung", "2,00 EUR", "Zuschlag Transportkosten", "Regelsatz (S) 19,00 %", "3,00 EUR"} {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			t.Fatalf("%q not found after position %d in %q", w, at, s)
+		}
+		at += i + len(w)
+	}
+}
