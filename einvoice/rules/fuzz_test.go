@@ -19,6 +19,7 @@ func FuzzValidate(f *testing.F) {
 		"xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml",
 		"xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml",
 		"zugferd/2.3-examples/0. MINIMUM/MINIMUM_Rechnung/factur-x.xml",
+		"en16931/examples-ubl/issue116.xml", // names Peppol BIS Billing 3.0
 	} {
 		data, err := os.ReadFile(filepath.Join(corpus.Dir(f), rel))
 		if err != nil {

@@ -49,7 +49,7 @@ func ruleSets() []ruleSet {
 	for _, v := range []string{facturX108, facturX107} {
 		for _, p := range []einvoice.Profile{einvoice.Minimum, einvoice.BasicWL, einvoice.Basic, einvoice.EN16931, einvoice.Extended} {
 			sets = append(sets, ruleSet{name: "Factur-X " + v + " " + string(p), syntax: syntax.CII,
-				patterns: func() []*compiled { return append(slices.Clip(ciiRules()), facturXRules(v, p)...) },
+				patterns: func() []*compiled { return append(slices.Clip(facturXBase(v, p)), facturXRules(v, p)...) },
 				off:      func(c []*compiled) map[string]bool { return facturXOff(v, p, c) }})
 		}
 	}

@@ -276,7 +276,15 @@ func amountType(n *N) bool {
 // rawVAT selects party tax schemes whose scheme is (or is not) VAT, without normalising.
 func rawVAT(want bool) func(*N) bool {
 	return func(n *N) bool {
-		return Any(n.All("cac:TaxScheme/cbc:ID"), func(id *N) bool { return (strings.ToUpper(id.Text) == "VAT") == want })
+		// cac:TaxScheme/upper-case(cbc:ID): a tax scheme without an identifier is "",
+		// which is not VAT; the identifier is compared as written.
+		return Any(n.All("cac:TaxScheme"), func(ts *N) bool {
+			v := ""
+			if id := ts.One("cbc:ID"); id != nil {
+				v = stringValue(id)
+			}
+			return (strings.ToUpper(v) == "VAT") == want
+		})
 	}
 }
 

@@ -28,6 +28,9 @@ func facturXRules(version string, p einvoice.Profile) []*compiled {
 	if p == einvoice.Extended {
 		ps = append(ps, facturXExtended())
 	}
+	ps = append(ps, facturXVariants(version, p)...)
+	ps = append(ps, facturXStructure(version, string(p))...)
+	ps = append(ps, facturXSchema(version, p)...)
 	c := compileAll(ps...)
 	fxRules.Store(key, c)
 	return c
@@ -189,8 +192,8 @@ func ValidateWith(ctx context.Context, data []byte, opts Options) (*Report, erro
 			return nil, fault.New(fault.InvalidInput, "rule set %s needs a document that names a Factur-X profile (BT-24); this one names %q", set.ID, guideline)
 		}
 		r.RuleSets = append(r.RuleSets, "Factur-X "+version+" "+string(in.Profile))
-		patterns = append(slices.Clip(patterns), facturXRules(version, in.Profile)...)
-		off = facturXOff(version, in.Profile, patterns)
+		patterns = append(slices.Clip(facturXBase(version, in.Profile)), facturXRules(version, in.Profile)...)
+		off = facturXOffCached(version, in.Profile, patterns)
 	case "peppol-bis-3.0":
 		r.RuleSets = append(r.RuleSets, "Peppol BIS Billing 3.0.19 "+string(in.Syntax))
 		patterns = append(slices.Clip(patterns), peppolBISRules(in.Syntax)...)

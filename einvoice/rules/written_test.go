@@ -188,3 +188,28 @@ func TestScenarioLevelsAreNamed(t *testing.T) {
 	}
 	t.Error("CII-SR-452 was not checked")
 }
+
+// TestUBLSR13TaxSchemeWithoutID: a seller tax scheme without an identifier counts as one
+// that is not VAT (upper-case(()) is ""), so with the seller's other registration it is a
+// second tax registration identifier (BT-32) and fails UBL-SR-13, as the official rule
+// reads (found by the differential harness on a mutant that lost the VAT scheme's cbc:ID).
+func TestUBLSR13TaxSchemeWithoutID(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "xrechnung-testsuite/business-cases/standard/02.01a-INVOICE_ubl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vat := regexp.MustCompile(`(?s)(<cbc:CompanyID>ATU123456789</cbc:CompanyID>\s*<cac:TaxScheme>)\s*<cbc:ID>VAT</cbc:ID>`)
+	if len(vat.FindAllIndex(data, -1)) != 1 {
+		t.Fatal("the sample's seller VAT registration changed")
+	}
+	for name, doc := range map[string][]byte{"as published": data, "VAT scheme without its ID": vat.ReplaceAll(data, []byte("$1"))} {
+		r, err := Validate(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := slices.ContainsFunc(r.Failed(), func(f Result) bool { return f.ID == "UBL-SR-13" })
+		if want := name != "as published"; failed != want {
+			t.Errorf("%s: UBL-SR-13 failed %v, want %v", name, failed, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -9,8 +10,10 @@ import (
 
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
 //go:generate go run ./internal/xsdgen -ubl -schemas ../../../shared/corpus/schemas/ubl-2.1 -out xsd_ubl_gen.go
+//go:generate go run ./internal/xsdgen -facturx -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out xsd_facturx_gen.go
 //go:generate go run ./internal/facturxgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_gen.go
 //go:generate go run ./internal/facturxgen -version 1.07 -schemas internal/official/factur-x-1.07.3 -out facturx107_gen.go
+//go:generate go run ./internal/fxschgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_sch_gen.go
 //go:generate go run ./internal/ublcrgen -artefacts internal/official/en16931-1.3.16 -out ublcr_gen.go
 //go:generate go run ./internal/ciisyntaxgen -artefacts internal/official/en16931-1.3.16 -out ciisyntax_gen.go
 //go:generate go run ./internal/codesgen -artefacts internal/official/en16931-1.3.16 -out codes_gen.go
@@ -36,15 +39,18 @@ type particle struct {
 // schema order and number, and the simple content's data type and attributes. It is the
 // part of schema validation the binding rules leave out.
 type schemaCheck struct {
-	types map[string]xsdType
-	names map[string]name   // prefix:local → namespace and local name
-	kids  map[string][]name // type → its particles' names, resolved
-	root  name
-	rootT string
+	types   map[string]xsdType
+	names   map[string]name   // prefix:local → namespace and local name
+	kids    map[string][]name // type → its particles' names, resolved
+	root    name
+	rootT   string
+	memoKey string
 }
 
 func newSchemaCheck(types map[string]xsdType, root, rootType string) *schemaCheck {
 	s := &schemaCheck{types: types, names: map[string]name{}, kids: map[string][]name{}, rootT: rootType}
+	// One memo per check: CII D16B and the Factur-X profiles name their root type alike.
+	s.memoKey = fmt.Sprintf("xsd-types:%s:%p", rootType, s)
 	resolve := func(q string) name {
 		c := compile(q)
 		return c.steps[0].name
@@ -71,7 +77,7 @@ type nodeType struct {
 // typeOf is the schema type of every element by document position, from the root down;
 // elements the schema does not allow have none.
 func (s *schemaCheck) typeOf(d *document) []*nodeType {
-	if v, ok := d.memo.Load("xsd-types:" + s.rootT); ok {
+	if v, ok := d.memo.Load(s.memoKey); ok {
 		return v.([]*nodeType)
 	}
 	byName := map[string]*nodeType{}
@@ -105,7 +111,7 @@ func (s *schemaCheck) typeOf(d *document) []*nodeType {
 	if d.root.Space == s.root.space && d.root.Local == s.root.local {
 		walk(d.root, get(s.rootT))
 	}
-	v, _ := d.memo.LoadOrStore("xsd-types:"+s.rootT, m)
+	v, _ := d.memo.LoadOrStore(s.memoKey, m)
 	return v.([]*nodeType)
 }
 
