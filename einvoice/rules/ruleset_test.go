@@ -100,3 +100,41 @@ func TestRuleSetAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// TestFacturXTotalsWarning: a BASIC invoice whose total with VAT is not the total without
+// VAT plus the VAT (both BT-112 and BT-115 a euro too high) is valid under Factur-X, whose
+// own BR-CO-15 for BASIC never fails, and reports CEN's BR-CO-15 as a warning saying why;
+// judged by EN 16931 alone, BR-CO-15 is fatal.
+func TestFacturXTotalsWarning(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(t), "zugferd/2.3-examples/2. BASIC/BASIC_Einfach/factur-x.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), "<ram:GrandTotalAmount>235.62<", "<ram:GrandTotalAmount>236.62<", 1)
+	s = strings.Replace(s, "<ram:DuePayableAmount>235.62<", "<ram:DuePayableAmount>236.62<", 1)
+	if s == string(data) {
+		t.Fatal("the sample's totals changed")
+	}
+	sev := func(r *Report) (Severity, string) {
+		for _, x := range r.Failed() {
+			if x.ID == "BR-CO-15" {
+				return x.Severity, x.Scenario
+			}
+		}
+		return "", ""
+	}
+	fx, err := Validate(context.Background(), []byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, why := sev(fx); !fx.Valid || got != Warning || why == "" {
+		t.Errorf("Factur-X BASIC: valid %v, BR-CO-15 %q (%q), fatal %v", fx.Valid, got, why, fatalIDs(fx))
+	}
+	en, err := ValidateWith(context.Background(), []byte(s), Options{RuleSet: "en16931"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := sev(en); en.Valid || got != Fatal {
+		t.Errorf("EN 16931: valid %v, BR-CO-15 %q", en.Valid, got)
+	}
+}
