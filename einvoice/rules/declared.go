@@ -224,7 +224,8 @@ var declared = map[string]declaration{
 	"FX-PROFILE":           {Fatal, "The element (or one of its attributes) is not part of the invoice's Factur-X profile."},
 	// The Factur-X profiles' structure and code list rules (facturx_codes.go), by the
 	// official ids: each id is one kind of check on one element name, in every context the
-	// profile has it.
+	// profile has it. 1.07.3 numbers none of its assertions; each takes 1.08's id of the
+	// same text, and the one 1.08 dropped (FX-SCH-107-01, EXTENDED) has our id.
 	"FX-SCH-A-000019":       {Fatal, "The profile requires exactly one ram:ID in this element."},
 	"FX-SCH-A-000020":       {Fatal, "The profile requires exactly one ram:TypeCode in this element."},
 	"FX-SCH-A-000021":       {Fatal, "The profile requires the format attribute on this element."},
@@ -349,6 +350,7 @@ var declared = map[string]declaration{
 	"FX-SCH-A-000346":       {Fatal, "The ram:ModeCode must be a code of the profile's code list for this element."},
 	"FX-SCH-A-000372":       {Fatal, "The profile allows at most one total VAT amount (ram:TaxTotalAmount) in the invoice currency (BT-5)."},
 	"FX-SCH-A-000373":       {Fatal, "The profile allows at most one total VAT amount (ram:TaxTotalAmount) in the VAT accounting currency (BT-6)."},
+	"FX-SCH-107-01":         {Fatal, "The profile allows at most one VAT total (ram:TaxTotalAmount) in a line's monetary summation."},
 	"PEPPOL-EN16931-R001":   {Fatal, "Business process MUST be provided."},
 	"PEPPOL-EN16931-R005":   {Fatal, "VAT accounting currency code MUST be different from invoice currency code when provided."},
 	"PEPPOL-EN16931-R008":   {Fatal, "Document MUST not contain empty elements."},

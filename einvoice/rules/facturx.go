@@ -242,6 +242,10 @@ func detail(l *N) bool {
 	return len(codes) == 0 || anyText(codes, "DETAIL")
 }
 
+// anyLine is every line: Factur-X 1.07.3 EXTENDED sums all lines, whatever their subtype
+// (its BR-FXEXT totals and category rules have no filter for DETAIL lines).
+func anyLine(*N) bool { return true }
+
 // subtype is a line's subtype (BT-X-8), wherever the line carries it, or "".
 func subtype(l *N) string {
 	for _, p := range []string{"ram:LineStatusReasonCode", "ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode", "ram:SpecifiedLineTradeSettlement/ram:LineStatusReasonCode"} {
@@ -255,12 +259,13 @@ func subtype(l *N) string {
 // lineRef is a line's own ID (LineID, BT-126) or its parent's (ParentLineID, BT-X-304).
 func lineRef(l *N, el string) string { return l.Str("ram:AssociatedDocumentLineDocument/ram:" + el) }
 
-func sumsOf(n *N) extendedSums {
+// sumsOf are the document's sums over the lines regular takes (detail or anyLine).
+func sumsOf(n *N, regular func(*N) bool) extendedSums {
 	root := n.doc.root
 	st := root.One(ciiSettlement)
 	var s extendedSums
 	all := root.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem")
-	lines := Where(all, detail)
+	lines := Where(all, regular)
 	s.nLines, s.nAllLines = len(lines), len(all)
 	// The sums are the official rules' xs:double ones (fxCents); the tolerance of a cent
 	// per item is then compared with a difference that is not quite a whole cent.
@@ -327,8 +332,8 @@ func exactDecimal(f float64) decimal.Decimal {
 
 // extendedCategory is BR-FXEXT-<cat>-08: a breakdown's taxable amount against its lines,
 // allowances, charges and logistics charges of the category (and rate, for S), within a
-// cent per item.
-func extendedCategory(n *N, tax *N, code string, rate *decimal.Decimal) bool {
+// cent per item; the lines are those regular takes.
+func extendedCategory(n *N, tax *N, code string, rate *decimal.Decimal, regular func(*N) bool) bool {
 	root := n.doc.root
 	basis, ok := tax.Dec("ram:BasisAmount")
 	if !ok {
@@ -341,7 +346,7 @@ func extendedCategory(n *N, tax *N, code string, rate *decimal.Decimal) bool {
 		return rate == nil || anyDec(t, rateEl, func(d decimal.Decimal) bool { return d.Equal(*rate) })
 	}
 	var lines []*N
-	for _, l := range Where(root.All(ciiTx+"/ram:IncludedSupplyChainTradeLineItem"), detail) {
+	for _, l := range Where(root.All(ciiTx+"/ram:IncludedSupplyChainTradeLineItem"), regular) {
 		if Any(l.All("ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax"), func(t *N) bool { return match(t, "ram:RateApplicablePercent") }) {
 			lines = append(lines, l)
 		}
@@ -370,8 +375,15 @@ func extendedCategory(n *N, tax *N, code string, rate *decimal.Decimal) bool {
 	return within(basis, want, count(len(lines)+len(allowances)+len(charges)+len(logistics)))
 }
 
-// facturXExtended is the EXTENDED profile's own rules.
-func facturXExtended() pattern {
+// facturXExtended is the EXTENDED profile's own rules of a version: 1.08 sums the regular
+// lines (detail), 1.07.3 every line. The line rules of 1.08 (BR-FXEXT-BR-22 and the
+// like, BR-FXEXT-06, -08, -11) are not in 1.07.3's list, so facturXOff turns them off
+// there, where CEN's BR-22 and the like apply.
+func facturXExtended(version string) pattern {
+	regular := detail
+	if version == facturX107 {
+		regular = anyLine
+	}
 	const summation = "//ram:SpecifiedTradeSettlementHeaderMonetarySummation"
 	noteContent := func(n *N) bool { return n.Has("ram:ContentCode") || n.Has("ram:Content") }
 	hasSubject := has("ram:SubjectCode")
@@ -381,12 +393,12 @@ func facturXExtended() pattern {
 		}},
 		{at(summation), []assert{
 			a("BR-FXEXT-CO-10", func(n *N) bool {
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				v, ok := n.Dec("ram:LineTotalAmount")
 				return ok && within(v, s.lines, count(s.nAllLines))
 			}),
 			a("BR-FXEXT-CO-11", func(n *N) bool {
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				v, ok := n.Dec("ram:AllowanceTotalAmount")
 				if !ok {
 					return s.nAllowances == 0
@@ -394,7 +406,7 @@ func facturXExtended() pattern {
 				return within(v, s.allowances, count(s.nAllowances))
 			}),
 			a("BR-FXEXT-CO-12", func(n *N) bool {
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				v, ok := n.Dec("ram:ChargeTotalAmount")
 				noDocCharges := !Any(n.doc.root.All(ciiSettlement+"/ram:SpecifiedTradeAllowanceCharge"), func(ac *N) bool { return anyText(ac.All("ram:ChargeIndicator/udt:Indicator"), "true") })
 				if !ok {
@@ -403,12 +415,12 @@ func facturXExtended() pattern {
 				return within(v, s.charges, count(s.nCharge))
 			}),
 			a("BR-FXEXT-CO-13", func(n *N) bool {
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				v, ok := n.Dec("ram:TaxBasisTotalAmount")
 				return ok && within(v, s.lines.Sub(s.allowances).Add(s.charges), count(s.nLines+s.nAllowances+s.nCharge))
 			}),
 			a("BR-FXEXT-CO-15", func(n *N) bool {
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				basis, ok1 := n.Dec("ram:TaxBasisTotalAmount")
 				grand, ok2 := n.Dec("ram:GrandTotalAmount")
 				if !ok1 || !ok2 {
@@ -434,7 +446,7 @@ func facturXExtended() pattern {
 			a("BR-FXEXT-S-08", func(n *N) bool {
 				for _, r := range n.All("../ram:RateApplicablePercent") {
 					rate := r.DecVal()
-					if !extendedCategory(n, n.parent, "S", &rate) {
+					if !extendedCategory(n, n.parent, "S", &rate, regular) {
 						return false
 					}
 				}
@@ -449,7 +461,7 @@ func facturXExtended() pattern {
 				if !ok1 || !ok2 || !ok3 {
 					return false
 				}
-				s := sumsOf(n)
+				s := sumsOf(n, regular)
 				want := roundInt(basis.Mul(rate).Mul(hundred)).Div(decimal.NewFromInt(10000))
 				return within(calc, want, count(s.nLines+s.nAllowances+s.nCharge))
 			}),
@@ -533,7 +545,7 @@ func facturXExtended() pattern {
 		code := f.code
 		p = append(p, rule{atIf(func(c *N) bool { return c.Text == code }, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode"), []assert{
 			a("BR-FXEXT-"+f.prefix+"-08", func(n *N) bool {
-				return extendedCategory(n, n.parent, code, nil)
+				return extendedCategory(n, n.parent, code, nil, regular)
 			}),
 		}})
 	}
@@ -541,7 +553,7 @@ func facturXExtended() pattern {
 		code := f.code
 		p = append(p, rule{atIf(taxCat(code), "//rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax"), []assert{
 			a("BR-FXEXT-"+f.prefix+"-08", func(n *N) bool {
-				return extendedCategory(n, n, code, nil)
+				return extendedCategory(n, n, code, nil, regular)
 			}),
 		}})
 	}
@@ -557,7 +569,12 @@ var facturXExtendedCategories = []struct{ prefix, code string }{
 }
 
 // facturXVariantIDs are the EN 16931 rules the Factur-X 1.08 profile Schematron tests
-// otherwise than CEN's CII binding (facturXVariants). A profile judged by the Factur-X
+// otherwise than CEN's CII binding (facturXVariants); 1.07.3 tests each of them as 1.08
+// does. Its assertions with an id 1.08 has are 1.08's but for the EXTENDED totals
+// (facturXExtended) and BASIC's and EN16931's BR-AE-08, BR-E-08 and BR-G-08, which sum
+// the amounts as xs:double where 1.08 and CEN's binding cast them to xs:decimal: amounts
+// of two decimals (BR-DEC) round to the same cents either way, and the sums are compared
+// within a whole unit, so CEN's binding stands for them. A profile judged by the Factur-X
 // Schematron alone (all but EN16931) drops CEN's bindings of them for these.
 var facturXVariantIDs = codeSet(`BR-01 BR-02 BR-03 BR-04 BR-05 BR-06 BR-07 BR-08 BR-09 BR-10 BR-11 BR-18 BR-20 BR-21
 	BR-25 BR-47 BR-48 BR-50 BR-51 BR-52 BR-55 BR-56 BR-57 BR-64 BR-65 BR-CO-03 CII-SR-464 CII-SR-465 CII-SR-466`)
@@ -570,9 +587,10 @@ var facturXStricter = codeSet(`BR-51 BR-65 CII-SR-465 CII-SR-466`)
 // facturXBase is the CII rule set a Factur-X profile of a version builds on: CEN's
 // bindings, less those the profile's Schematron replaces (facturXVariantIDs) where the
 // profile is not judged by CEN's rules as well. The rules stay in their patterns, emptied
-// where need be, so that each pattern's rules take the same elements as before.
+// where need be, so that each pattern's rules take the same elements as before. 1.08 and
+// 1.07.3 replace the same rules alike, so both versions share it.
 func facturXBase(version string, p einvoice.Profile) []*compiled {
-	if version != facturX108 || p == einvoice.EN16931 || !isFacturX(p) {
+	if facturXSchematronOf(version) == nil || p == einvoice.EN16931 || !isFacturX(p) {
 		return ciiRules()
 	}
 	return fxBase()
@@ -601,17 +619,18 @@ func hasValue(n *N, path, v string) bool {
 	return Any(n.All(path), func(m *N) bool { return stringValue(m) == v })
 }
 
-// facturXVariants binds the rules of facturXVariantIDs as the Factur-X 1.08 profile
-// Schematron tests them, each in its context there and in a pattern of its own (as
+// facturXVariants binds the rules of facturXVariantIDs as the Factur-X 1.08 and 1.07.3
+// profile Schematron test them, each in its context there and in a pattern of its own (as
 // there): mostly "is there" or "is not ”" where CEN's binding normalises white space or
 // looks at one place only; BR-47 and BR-48 without CEN's VAT type code; BR-50 only
 // whether an account identifier is there; BR-65 at the line, also failing a product
 // classification without a class code; CII-SR-465 and CII-SR-466 (a contact is a person
 // or a department) as errors, where CEN's are warnings; CII-SR-464 as a test that cannot
 // fail. The EN16931 profile takes only those that can fail where CEN's pass
-// (facturXStricter). The CII syntax rules are declared by their table (ciisyntax_gen.go).
+// (facturXStricter). The CII syntax rules are declared by their table (ciisyntax_gen.go);
+// 1.07.3 lists none of the three, so facturXOff turns them off there.
 func facturXVariants(version string, p einvoice.Profile) []pattern {
-	if version != facturX108 || !isFacturX(p) {
+	if facturXSchematronOf(version) == nil || !isFacturX(p) {
 		return nil
 	}
 	const (

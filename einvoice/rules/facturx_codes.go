@@ -11,10 +11,12 @@ import (
 // assertions numbered FX-SCH-A-… that carry no bracketed rule id. They say how often an
 // element may occur in its context, which attributes it must have, and which codes a code
 // element or attribute takes (the profile's *_codedb.xml, in place of CEN's BR-CL lists).
-// internal/fxschgen writes them from the Schematron (facturx_sch_gen.go); they are bound
-// here by the official ids, which name what is checked (FX-SCH-A-000036: the value of a
-// ram:CountryID), not where: the same id is checked in every context the profile has the
-// element in, as the official report names it.
+// internal/fxschgen writes them from the Schematron (facturx_sch_gen.go, and
+// facturx107_sch_gen.go from 1.07.3's); they are bound here by the official ids, which
+// name what is checked (FX-SCH-A-000036: the value of a ram:CountryID), not where: the
+// same id is checked in every context the profile has the element in, as the official
+// report names it. 1.07.3 numbers none of its assertions; each takes the id 1.08 gives
+// the same text, so that a check is named alike in both versions.
 
 // fxSchematron is one version's rules: per profile its patterns, each an ordered list of
 // rules (an element meets the first rule of a pattern whose context matches it), and the
@@ -79,8 +81,11 @@ func (s *fxSchematron) codeSets() []map[string]bool {
 // facturXSchematronOf is a version's structure and code list rules; nil for a version
 // without them here.
 func facturXSchematronOf(version string) *fxSchematron {
-	if version == facturX108 {
+	switch version {
+	case facturX108:
 		return &facturXSchematron108
+	case facturX107:
+		return &facturXSchematron107
 	}
 	return nil
 }
@@ -229,15 +234,16 @@ func stringValue(n *N) string {
 	return b.String()
 }
 
-// facturXSchema is the schema check of a Factur-X 1.08 profile (FX-XSD, from the profile's
-// own XSD, xsd_facturx_gen.go): which elements, in which order and number, of which
-// types. The profiles restrict CII; they are based on D22B, not on the D16B schema
-// CII-XSD checks (which the profiles turn off), so without it a duplicated or misplaced
-// element or an amount that is no number passed where the official schema check fails.
-// Nil for a version without the tables.
+// facturXSchema is the schema check of a Factur-X profile of a version (FX-XSD, from the
+// profile's own XSD: xsd_facturx_gen.go for 1.08, xsd_facturx107_gen.go for 1.07.2):
+// which elements, in which order and number, of which types. The profiles restrict CII;
+// they are based on D22B, not on the D16B schema CII-XSD checks (which the profiles turn
+// off), so without it a duplicated or misplaced element or an amount that is no number
+// passed where the official schema check fails. Nil for a version without the tables.
 func facturXSchema(version string, p einvoice.Profile) []pattern {
-	types, ok := facturXTypes108[string(p)]
-	if version != facturX108 || !ok {
+	byVersion := map[string]map[string]map[string]xsdType{facturX108: facturXTypes108, facturX107: facturXTypes107}
+	types, ok := byVersion[version][string(p)]
+	if !ok {
 		return nil
 	}
 	return []pattern{schemaPattern("FX-XSD", newSchemaCheck(types, "rsm:CrossIndustryInvoice", "rsm:CrossIndustryInvoiceType"))}

@@ -21,6 +21,12 @@ type fxCase struct {
 
 func checkFX(t *testing.T, cases []fxCase) {
 	t.Helper()
+	checkFXWith(t, "", cases)
+}
+
+// checkFXWith is checkFX under a rule set asked for ("" chooses by the document).
+func checkFXWith(t *testing.T, ruleSet string, cases []fxCase) {
+	t.Helper()
 	for _, c := range cases {
 		data, err := os.ReadFile(filepath.Join(corpus.Dir(t), filepath.FromSlash(c.file)))
 		if err != nil {
@@ -29,7 +35,7 @@ func checkFX(t *testing.T, cases []fxCase) {
 		if n := strings.Count(string(data), c.old); n != 1 {
 			t.Fatalf("%s: %q occurs %d times in %s", c.name, c.old, n, c.file)
 		}
-		r, err := Validate(context.Background(), []byte(strings.Replace(string(data), c.old, c.new, 1)))
+		r, err := ValidateWith(context.Background(), []byte(strings.Replace(string(data), c.old, c.new, 1)), Options{RuleSet: ruleSet})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -66,6 +66,39 @@ func TestFacturX107(t *testing.T) {
 	}
 }
 
+// TestFacturX107Rules: the 1.07 rule set judges by the 1.07.3 profile Schematron and the
+// 1.07.2 profile schemas, as the official 1.07 validation does (bench/einvoicediff
+// -facturx-version 1.07 found each verdict so): a currency outside the profile's code list
+// fails its code list rule (FX-SCH-A-000040, 1.08's id of the same assertion), not CEN's
+// BR-CL-04; elements out of the schema's order fail FX-XSD. Where the versions differ, each
+// is held to its own: two VAT totals in a line's monetary summation are one too many for
+// the 1.07.2 schema and 1.07.3's occurrence rule (FX-SCH-107-01, our id: 1.08 allows two
+// and numbers no such rule), while 1.08 only allows one per currency (FX-SCH-A-000372);
+// 1.07.3 EXTENDED sums every line, 1.08 leaves an INFORMATION line out of the totals.
+func TestFacturX107Rules(t *testing.T) {
+	const fxWaren = "zugferd/2.3-examples/4. EXTENDED/EXTENDED_Warenrechnung/factur-x.xml"
+	const (
+		lineTotal = "<ram:LineTotalAmount>100.00</ram:LineTotalAmount>"
+		vatTotal  = "<ram:TaxTotalAmount currencyID=\"EUR\">19.00</ram:TaxTotalAmount>"
+	)
+	checkFXWith(t, "facturx-1.07", []fxCase{
+		{"currency outside the list", fxBasic, "<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>", "<ram:InvoiceCurrencyCode>XXY</ram:InvoiceCurrencyCode>",
+			[]string{"FX-SCH-A-000040"}, []string{"BR-CL-04", "FX-XSD"}},
+		{"type code before the number", fxBasic, "<ram:ID>471102</ram:ID>\n    <ram:TypeCode>380</ram:TypeCode>", "<ram:TypeCode>380</ram:TypeCode>\n    <ram:ID>471102</ram:ID>",
+			[]string{"FX-XSD"}, nil},
+		{"two VAT totals in a line", fxWaren, lineTotal, lineTotal + vatTotal + vatTotal,
+			[]string{"FX-SCH-107-01", "FX-XSD"}, nil},
+		{"information line", fxWaren, "<ram:LineID>2</ram:LineID>", "<ram:LineID>2</ram:LineID><ram:LineStatusReasonCode>INFORMATION</ram:LineStatusReasonCode>",
+			nil, []string{"BR-FXEXT-CO-10", "BR-FXEXT-CO-13", "BR-FXEXT-S-08"}},
+	})
+	checkFXWith(t, "facturx-1.08", []fxCase{
+		{"two VAT totals in a line", fxWaren, lineTotal, lineTotal + vatTotal + vatTotal,
+			[]string{"FX-SCH-A-000372"}, []string{"FX-XSD", "FX-SCH-107-01"}},
+		{"information line", fxWaren, "<ram:LineID>2</ram:LineID>", "<ram:LineID>2</ram:LineID><ram:LineStatusReasonCode>INFORMATION</ram:LineStatusReasonCode>",
+			[]string{"BR-FXEXT-CO-10", "BR-FXEXT-CO-13", "BR-FXEXT-S-08"}, nil},
+	})
+}
+
 // TestRuleSetAskedFor: an XRechnung without its buyer reference (BT-10) fails BR-DE-15
 // under XRechnung, chosen by its BT-24, and passes EN 16931 when that is asked for; a rule
 // set that does not fit the document, or does not exist, is a 400.

@@ -26,7 +26,7 @@ func facturXRules(version string, p einvoice.Profile) []*compiled {
 	// the CEN ones.
 	ps := []pattern{facturXProfile(version, p), facturXDelivery(), facturXPaymentDue(), facturXOwn()}
 	if p == einvoice.Extended {
-		ps = append(ps, facturXExtended())
+		ps = append(ps, facturXExtended(version))
 	}
 	ps = append(ps, facturXVariants(version, p)...)
 	ps = append(ps, facturXStructure(version, string(p))...)

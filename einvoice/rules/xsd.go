@@ -11,9 +11,11 @@ import (
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
 //go:generate go run ./internal/xsdgen -ubl -schemas ../../../shared/corpus/schemas/ubl-2.1 -out xsd_ubl_gen.go
 //go:generate go run ./internal/xsdgen -facturx -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out xsd_facturx_gen.go
+//go:generate go run ./internal/xsdgen -facturx -version 1.07 -schemas ../../../shared/corpus/schemas/factur-x-1.07.2 -out xsd_facturx107_gen.go
 //go:generate go run ./internal/facturxgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_gen.go
 //go:generate go run ./internal/facturxgen -version 1.07 -schemas internal/official/factur-x-1.07.3 -out facturx107_gen.go
 //go:generate go run ./internal/fxschgen -schemas ../../../shared/corpus/schemas/factur-x-1.08 -out facturx_sch_gen.go
+//go:generate go run ./internal/fxschgen -version 1.07 -schemas internal/official/factur-x-1.07.3 -ids ../../../shared/corpus/schemas/factur-x-1.08 -out facturx107_sch_gen.go
 //go:generate go run ./internal/ublcrgen -artefacts internal/official/en16931-1.3.16 -out ublcr_gen.go
 //go:generate go run ./internal/ciisyntaxgen -artefacts internal/official/en16931-1.3.16 -out ciisyntax_gen.go
 //go:generate go run ./internal/codesgen -artefacts internal/official/en16931-1.3.16 -out codes_gen.go

@@ -5,7 +5,9 @@
 // element may occur where, which attributes it must have, and which codes each code
 // element takes, from the profile's *_codedb.xml (the profiles check code lists by these,
 // not by CEN's BR-CL rules). Package rules binds them by the official ids (facturx_codes.go)
-// and declares each id once (declared.go).
+// and declares each id once (declared.go). Factur-X 1.07.3 (-version 1.07) numbers none of
+// its assertions: with -ids, each takes the id the 1.08 Schematron gives the same text,
+// and a text 1.08 does not have takes our id (ownIDs) or, if it cannot fail, is left out.
 //
 // Each rule keeps its context and its place in its pattern: in Schematron an element meets
 // only the first rule of a pattern whose context matches it, so a rule without assertions
@@ -39,11 +41,19 @@ var profiles = map[string][]struct{ name, file string }{
 		{"EN16931", "3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.sch"},
 		{"EXTENDED", "4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.sch"},
 	},
+	"1.07": {
+		{"MINIMUM", "0_Factur-X_1.07.3_MINIMUM/Factur-X_1.07.3_MINIMUM.sch"},
+		{"BASICWL", "1_Factur-X_1.07.3_BASICWL/Factur-X_1.07.3_BASICWL.sch"},
+		{"BASIC", "2_Factur-X_1.07.3_BASIC/Factur-X_1.07.3_BASIC.sch"},
+		{"EN16931", "3_Factur-X_1.07.3_EN16931/Factur-X_1.07.3_EN16931.sch"},
+		{"EXTENDED", "4_Factur-X_1.07.3_EXTENDED/Factur-X_1.07.3_EXTENDED.sch"},
+	},
 }
 
 // names are the variable each version's table is written to, and its title.
 var names = map[string]struct{ variable, title string }{
 	"1.08": {"facturXSchematron108", "Factur-X 1.08 / ZUGFeRD 2.4"},
+	"1.07": {"facturXSchematron107", "Factur-X 1.07.3 / ZUGFeRD 2.3.3"},
 }
 
 // The Schematron as read.
@@ -99,14 +109,26 @@ type where struct {
 	conds string // Go literal
 }
 
+// ownIDs are our ids for the assertions of a version without ids whose text no version
+// with ids has (so no official id names them): each is declared in package rules.
+var ownIDs = map[string]string{
+	// 1.07.3 EXTENDED, a line's monetary summation; 1.08 allows two (one per currency).
+	"Element 'ram:TaxTotalAmount' may occur at maximum 1 times.": "FX-SCH-107-01",
+}
+
 func main() {
 	dir := flag.String("schemas", "", "the folder of the version's profile Schematron and code lists")
 	version := flag.String("version", "1.08", "the Factur-X version")
 	out := flag.String("out", "facturx_sch_gen.go", "output file")
+	idsDir := flag.String("ids", "", "for a version whose assertions carry no ids (1.07.3): the folder of the 1.08 profile Schematron, whose id of the same text each takes")
 	flag.Parse()
 	v, ok := names[*version]
 	if !ok {
 		log.Fatalf("unknown version %q", *version)
+	}
+	byText := map[string]string{}
+	if *idsDir != "" {
+		byText = idsByText(*idsDir)
 	}
 	var lists []string // distinct code lists, each once
 	listIndex := map[string]int{}
@@ -156,7 +178,26 @@ func main() {
 				x := rule{context: r.Context}
 				for _, a := range r.Asserts {
 					text := strings.TrimSpace(a.Text)
-					if !strings.HasPrefix(a.ID, "FX-SCH-") || strings.HasPrefix(text, "[") {
+					if strings.HasPrefix(text, "[") {
+						continue // a rule with an id of its own: bound by hand
+					}
+					if a.ID == "" && text != "" {
+						// 1.07.3 numbers none of its assertions: each takes the id 1.08
+						// gives the same text (1.08 gives each text one id, in every
+						// profile), so a check is named alike in both versions.
+						key := strings.Join(strings.Fields(text), " ")
+						switch {
+						case byText[key] != "":
+							a.ID = byText[key]
+						case vacuous(r.Context, a.Test):
+							continue
+						case ownIDs[key] != "":
+							a.ID = ownIDs[key]
+						default:
+							log.Fatalf("%s: no id for the assertion %q (%s)", p.file, key, a.Test)
+						}
+					}
+					if !strings.HasPrefix(a.ID, "FX-SCH-") {
 						continue // a rule with an id of its own: bound by hand
 					}
 					if text == "" {
@@ -214,6 +255,58 @@ func main() {
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// idsByText reads the ids of the structure and code list assertions of every profile
+// Schematron of a version that numbers them, by their text (white space normalised); a
+// text with two ids stops the generator, as the other version could not be named then.
+func idsByText(dir string) map[string]string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.sch"))
+	if len(files) == 0 {
+		log.Fatalf("no Schematron in %s", dir)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		var s schema
+		read(f, &s)
+		for _, p := range s.Patterns {
+			for _, r := range p.Rules {
+				for _, a := range r.Asserts {
+					text := strings.Join(strings.Fields(a.Text), " ")
+					if a.ID == "" || text == "" || strings.HasPrefix(text, "[") {
+						continue
+					}
+					if id, ok := out[text]; ok && id != a.ID {
+						log.Fatalf("%s: %q is %s and %s", f, text, id, a.ID)
+					}
+					out[text] = a.ID
+				}
+			}
+		}
+	}
+	return out
+}
+
+// vacuous tells whether an assertion cannot fail: it asks for an attribute that its rule's
+// context already compares ("@currencyID" in ram:TaxTotalAmount[@currencyID=…]), and a
+// comparison with an attribute that is not there is false.
+func vacuous(ctx, test string) bool {
+	m := attrRE.FindStringSubmatch(strings.TrimSpace(test))
+	if m == nil {
+		return false
+	}
+	steps := splitSteps(strings.TrimPrefix(strings.Join(strings.Fields(ctx), " "), "/"))
+	last := steps[len(steps)-1]
+	i := strings.Index(last, "[")
+	if i < 0 {
+		return false
+	}
+	for part := range strings.SplitSeq(strings.TrimSuffix(last[i+1:], "]"), " and ") {
+		if c := condRE.FindStringSubmatch(strings.TrimSpace(part)); c != nil && c[1] == "@"+m[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // shadows tells whether the rule at i, which has no assertion we bind, could take an
