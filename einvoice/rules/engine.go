@@ -181,8 +181,22 @@ func newDocument(root *xmlc.Node, ns map[string]string) *document {
 	slab := make([]N, count)
 	kidSlab := make([]*N, count)
 	d.all = make([]*N, 0, count)
+	// Namespaces are compared in every step of every path: the canonical string of a known
+	// namespace (the one compiled paths hold) makes equal ones compare by pointer instead
+	// of byte by byte. The parser shares one string per declaration, so the last one seen
+	// is nearly always the next.
+	canon := canonicalNamespaces()
+	var lastRaw, lastCanon string
 	var build func(n *xmlc.Node, parent *N) *N
 	build = func(n *xmlc.Node, parent *N) *N {
+		if n.Space != lastRaw {
+			c, ok := canon[n.Space]
+			if !ok {
+				c = n.Space
+			}
+			lastRaw, lastCanon = n.Space, c
+		}
+		n.Space = lastCanon
 		w := &slab[len(d.all)]
 		*w = N{Node: n, parent: parent, doc: d, index: len(d.all)}
 		d.all = append(d.all, w)
@@ -414,6 +428,14 @@ type Result struct {
 	Scenario string `json:"scenario,omitempty"`
 }
 
+// scratch is what run needs only while it runs.
+type scratch struct {
+	passed []int32
+	byID   map[string]int
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{byID: make(map[string]int, 1024)} }}
+
 // run checks every element against the patterns, in document order. A rule that panics
 // ends the validation with an internal error: a bug of ours must not turn into a failed
 // rule on a customer's invoice.
@@ -422,9 +444,18 @@ func run(ctx context.Context, d *document, patterns []*compiled, skip map[string
 	// neither grows while the document is walked.
 	out := make([]Result, 0, 1024)
 	// The result of a passed rule by its id; assertions sharing an id (one rule checked in
-	// several contexts) share it, found through byID.
-	passed := make([]int32, assertCount.Load()+1)
-	byID := make(map[string]int, 1024)
+	// several contexts) share it, found through byID. Both are scratch space, reused
+	// between validations: passed is sized by every assertion compiled in the process.
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if n := int(assertCount.Load()) + 1; cap(sc.passed) < n {
+		sc.passed = make([]int32, n)
+	} else {
+		sc.passed = sc.passed[:n]
+		clear(sc.passed)
+	}
+	clear(sc.byID)
+	passed, byID := sc.passed, sc.byID
 	for k, n := range d.all {
 		// Rules that look across the document make a large invoice cost more than its
 		// size: the work ends with its request.
@@ -558,6 +589,16 @@ var prefixOf = sync.OnceValue(func() map[string]string {
 		if p != "ubl" && p != "cn" {
 			m[uri] = p
 		}
+	}
+	return m
+})
+
+// canonicalNamespaces maps each namespace the rules know to the one string of it that
+// compiled paths hold.
+var canonicalNamespaces = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, uri := range prefixes {
+		m[uri] = uri
 	}
 	return m
 })
