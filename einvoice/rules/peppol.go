@@ -77,6 +77,21 @@ func notNeg(d decimal.Decimal) bool { return !d.IsNegative() }
 func directDebit(code string) bool  { return code == "49" || code == "59" }
 func indicatorOK(v string) bool     { return v == "true" || v == "false" }
 
+// grossPriceOK is PEPPOL-EN16931-R046 at a price discount, the same in Peppol BIS and in
+// KoSIT's form: with a gross price (BT-148), the net price is the gross price less the
+// discount (BT-147).
+func grossPriceOK(n *N) bool {
+	if !n.Has("cbc:BaseAmount") {
+		return true
+	}
+	// A missing operand makes the XPath comparison false.
+	price, amount := n.parent.One("cbc:PriceAmount"), n.One("cbc:Amount")
+	if price == nil || amount == nil {
+		return false
+	}
+	return price.DecVal().Equal(n.One("cbc:BaseAmount").DecVal().Sub(amount.DecVal()))
+}
+
 func peppolUBL() []pattern {
 	docAC := []string{"/ubl:Invoice/cac:AllowanceCharge", "/ubl:Invoice/cac:InvoiceLine/cac:AllowanceCharge", "/cn:CreditNote/cac:AllowanceCharge", "/cn:CreditNote/cac:CreditNoteLine/cac:AllowanceCharge"}
 	currency := func(n *N) string { return n.doc.root.Str("cbc:DocumentCurrencyCode") }
@@ -176,17 +191,7 @@ func peppolUBL() []pattern {
 			}},
 			{at("cac:Price/cac:AllowanceCharge"), []assert{
 				a("PEPPOL-EN16931-R044", func(n *N) bool { return n.Str("cbc:ChargeIndicator") == "false" }),
-				a("PEPPOL-EN16931-R046", func(n *N) bool {
-					if !n.Has("cbc:BaseAmount") {
-						return true
-					}
-					// A missing operand makes the XPath comparison false.
-					price, amount := n.parent.One("cbc:PriceAmount"), n.One("cbc:Amount")
-					if price == nil || amount == nil {
-						return false
-					}
-					return price.DecVal().Equal(n.One("cbc:BaseAmount").DecVal().Sub(amount.DecVal()))
-				}),
+				a("PEPPOL-EN16931-R046", grossPriceOK),
 			}},
 			{atIf(hasAttr("unitCode"), "cac:Price/cbc:BaseQuantity"), []assert{
 				a("PEPPOL-EN16931-R130", func(n *N) bool {

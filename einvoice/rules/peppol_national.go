@@ -915,22 +915,7 @@ func natUBLGermany() pattern {
 				return natDESkontoOK(notes)
 			}),
 			a("DE-R-022", func(n *N) bool {
-				seen := map[string]bool{}
-				for _, r := range n.All("cac:AdditionalDocumentReference") {
-					var names []string
-					for _, o := range r.All("cac:Attachment/cbc:EmbeddedDocumentBinaryObject") {
-						if f, ok := attrRaw(o, "filename"); ok {
-							if seen[f] {
-								return false
-							}
-							names = append(names, f)
-						}
-					}
-					for _, f := range names {
-						seen[f] = true
-					}
-				}
-				return true
+				return filenamesUnique(n.All("cac:AdditionalDocumentReference"), "cac:Attachment/cbc:EmbeddedDocumentBinaryObject")
 			}),
 			a("DE-R-026", func(n *N) bool {
 				return !(natNumIn(n.All("cbc:InvoiceTypeCode"), 384) || natNumIn(n.All("cbc:CreditNoteTypeCode"), 384)) || n.Has("cac:BillingReference/cac:InvoiceDocumentReference")

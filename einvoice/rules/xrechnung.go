@@ -76,6 +76,27 @@ func relevel(rs []Result, levels map[string]Severity) {
 	}
 }
 
+// filenamesUnique is BR-DE-22 (and Peppol's DE-R-022): no attachment of a reference has
+// the file name of an attachment of an earlier reference, as the official test compares
+// each reference with those before it.
+func filenamesUnique(refs []*N, objects string) bool {
+	seen := map[string]bool{}
+	for _, r := range refs {
+		objs := r.All(objects)
+		for _, o := range objs {
+			if f, ok := attrRaw(o, "filename"); ok && seen[f] {
+				return false
+			}
+		}
+		for _, o := range objs {
+			if f, ok := attrRaw(o, "filename"); ok {
+				seen[f] = true
+			}
+		}
+	}
+	return true
+}
+
 // isXRechnung3 tells whether the guideline is one the XRechnung 3.0 rules apply to.
 func isXRechnung3(guideline string) bool {
 	return strings.HasPrefix(strings.TrimSpace(guideline), xrCIUS)
@@ -166,24 +187,7 @@ func xrUBL(guideline string) []pattern {
 				return Any(n.All("cbc:CustomizationID"), func(c *N) bool { return c.Text == xrCIUS || c.Text == xrExtension || c.Text == xrCVD })
 			}),
 			a("BR-DE-22", func(n *N) bool {
-				seen := map[string]bool{}
-				for _, r := range n.All("cac:AdditionalDocumentReference") {
-					dup := false
-					for _, o := range r.All("cac:Attachment/cbc:EmbeddedDocumentBinaryObject") {
-						if f, ok := attrRaw(o, "filename"); ok && seen[f] {
-							dup = true
-						}
-					}
-					if dup {
-						return false
-					}
-					for _, o := range r.All("cac:Attachment/cbc:EmbeddedDocumentBinaryObject") {
-						if f, ok := attrRaw(o, "filename"); ok {
-							seen[f] = true
-						}
-					}
-				}
-				return true
+				return filenamesUnique(n.All("cac:AdditionalDocumentReference"), "cac:Attachment/cbc:EmbeddedDocumentBinaryObject")
 			}),
 			a("BR-DE-26", func(n *N) bool {
 				return !(n.Str("cbc:InvoiceTypeCode") == "384" || n.Str("cbc:CreditNoteTypeCode") == "384") || n.Has("cac:BillingReference/cac:InvoiceDocumentReference")

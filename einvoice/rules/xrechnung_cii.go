@@ -57,22 +57,7 @@ func xrCII(guideline string) []pattern {
 				return d == nil || skontoOK(d.RawText())
 			}),
 			a("BR-DE-22", func(n *N) bool {
-				seen := map[string]bool{}
-				for _, r := range n.All("//ram:AdditionalReferencedDocument") {
-					var names []string
-					for _, o := range r.All("ram:AttachmentBinaryObject") {
-						if f, ok := attrRaw(o, "filename"); ok {
-							if seen[f] {
-								return false
-							}
-							names = append(names, f)
-						}
-					}
-					for _, f := range names {
-						seen[f] = true
-					}
-				}
-				return true
+				return filenamesUnique(n.All("//ram:AdditionalReferencedDocument"), "ram:AttachmentBinaryObject")
 			}),
 			a("BR-DE-26", func(n *N) bool {
 				return n.Str("rsm:ExchangedDocument/ram:TypeCode") != "384" || n.Has(ciiSettlement+"/ram:InvoiceReferencedDocument")
