@@ -9,21 +9,26 @@
 // generated again in its own syntax under the specification it names (what the generate
 // endpoint does), and the output judged officially: it must be valid too (#29 item 6).
 //
-//	go run ./bench/einvoicediff -en16931 EN16931-REPO -xrechnung XRECHNUNG-REPO -schxslt SCHXSLT-REPO [-mutants 20] [-v] [-dump DIR] [-roundtrip [-rtout DIR]] FILE|DIR...
+//	go run ./bench/einvoicediff -en16931 EN16931-REPO -xrechnung XRECHNUNG-REPO -schxslt SCHXSLT-REPO [-peppol PEPPOL-SCH] [-facturx-version 1.07] [-mutants 20] [-v] [-dump DIR] [-roundtrip [-rtout DIR]] FILE|DIR...
 //
 // EN16931-REPO is a checkout of ConnectingEurope/eInvoicing-EN16931 (its ubl/xslt and
 // cii/xslt), XRECHNUNG-REPO one of itplr-kosit/xrechnung-schematron (src/validation/
-// schematron), SCHXSLT-REPO one of schxslt/schxslt (compiles .sch to XSLT). Factur-X 1.08
-// profile files are judged by the profile Schematron in ../shared/corpus/schemas.
+// schematron), SCHXSLT-REPO one of schxslt/schxslt (compiles .sch to XSLT). Factur-X
+// profile files are judged by the 1.08 profile Schematron and XSD in ../shared/corpus/
+// schemas, or with -facturx-version 1.07 by the 1.07.3 profile Schematron (the copy in
+// einvoice/rules/internal/official) and the 1.07.2 XSD, ours then by the facturx-1.07
+// rule set. 1.07.3 numbers none of its assertions: a structure or code list failure is
+// named by the FX-SCH-A- id 1.08 gives the same text, as our rules name it.
 //
 // Both sides judge by the same rules: an XRechnung 3.0 by CEN's and KoSIT's at the levels
-// of KoSIT's scenario for it, an older XRechnung and a Peppol BIS invoice by CEN's alone
-// (ours by the EN 16931 rule set; no Peppol Schematron runs here), a Factur-X profile by
-// its Schematron (and the EN16931 profile by CEN's as well), whose structure and code list
-// assertions are compared by their FX-SCH-A- ids. A document an official stylesheet fails
-// on (a dynamic error) is counted apart, as are the adjustments (the report says how many
-// each touched), and disagreements where an official artefact is at fault are marked, not
-// dropped.
+// of KoSIT's scenario for it, an older XRechnung by CEN's alone (ours by the EN 16931
+// rule set), a Peppol BIS invoice by CEN's alone too or, with -peppol PEPPOL-SCH (rules/sch
+// of a checkout of OpenPEPPOL/peppol-bis-invoice-3), by CEN's and OpenPEPPOL's (ours by
+// the peppol-bis-3.0 rule set; peppol.go), a Factur-X profile by its Schematron (and the
+// EN16931 profile by CEN's as well), whose structure and code list assertions are compared
+// by their FX-SCH-A- ids. A document an official stylesheet fails on (a dynamic error) is
+// counted apart, as are the adjustments (the report says how many each touched), and
+// disagreements where an official artefact is at fault are marked, not dropped.
 package main
 
 import (
@@ -53,7 +58,8 @@ var (
 	en16931   = flag.String("en16931", "", "checkout of ConnectingEurope/eInvoicing-EN16931")
 	xrechnung = flag.String("xrechnung", "", "checkout of itplr-kosit/xrechnung-schematron")
 	schxslt   = flag.String("schxslt", "", "checkout of schxslt/schxslt")
-	facturx   = flag.String("facturx", filepath.Join("..", "shared", "corpus", "schemas", "factur-x-1.08"), "Factur-X 1.08 profile schemas and Schematron")
+	facturx   = flag.String("facturx", "", "Factur-X profile Schematron and code lists of the version (default: 1.08's in ../shared/corpus/schemas, 1.07.3's in einvoice/rules/internal/official)")
+	fxVersion = flag.String("facturx-version", "1.08", "the Factur-X version that judges Factur-X profile files: 1.08 or 1.07")
 	mutants   = flag.Int("mutants", 0, "mutants per officially valid input")
 	seed      = flag.Uint64("seed", 1, "mutation seed")
 	verbose   = flag.Bool("v", false, "print every disagreeing file")
@@ -104,26 +110,88 @@ type doc struct {
 	ours      map[string]bool
 	offOK     bool
 	mutant    bool
-	unjudged  bool   // an official stylesheet failed on it
-	schema    string // the XSD that judges it
-	schemaOK  bool   // valid against it (xmllint): only then do the rule ids count
-	schemaErr string // xmllint's first complaint when not
-	ourValid  bool   // our report's verdict, schema checks included
+	unjudged  bool     // an official stylesheet failed on it
+	failedOn  []string // the official sets that failed on it
+	schema    string   // the XSD that judges it
+	schemaOK  bool     // valid against it (xmllint): only then do the rule ids count
+	schemaErr string   // xmllint's first complaint when not
+	ourValid  bool     // our report's verdict, schema checks included
 	// levels are KoSIT's scenario levels for an XRechnung (nil otherwise); levelled the
 	// official failures whose fatality the scenario changed, and how ("BR-CL-13 fatal →
 	// information").
 	levels   map[string]string
 	levelled []string
 	notUsed  int  // Factur-X reports of elements marked as not used
-	peppol   bool // a Peppol BIS invoice, judged by EN 16931 alone (no Peppol Schematron here)
+	peppol   bool // a Peppol BIS invoice: judged by EN 16931 alone, or with -peppol (byPeppol) by Peppol's rules too
+	byPeppol bool // judged by the Peppol Schematron and ours by peppol-bis-3.0, PEPPOL- ids compared (peppol.go)
 	oldXR    bool // an XRechnung before 3.0, judged by EN 16931 alone
+}
+
+// facturXLayouts are each Factur-X version's files: its profile Schematron (below
+// -facturx), its profile XSD (below ../shared/corpus/schemas) and our rule set for it.
+var facturXLayouts = map[string]struct {
+	dir, ruleSet string
+	sch, xsd     map[einvoice.Profile]string
+}{
+	"1.08": {
+		dir: filepath.Join("..", "shared", "corpus", "schemas", "factur-x-1.08"), ruleSet: "facturx-1.08",
+		sch: map[einvoice.Profile]string{einvoice.Minimum: "0_Factur-X_1.08_MINIMUM/FACTUR-X_MINIMUM.sch", einvoice.BasicWL: "1_Factur-X_1.08_BASICWL/FACTUR-X_BASIC-WL.sch",
+			einvoice.Basic: "2_Factur-X_1.08_BASIC/FACTUR-X_BASIC.sch", einvoice.EN16931: "3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.sch", einvoice.Extended: "4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.sch"},
+		xsd: map[einvoice.Profile]string{einvoice.Minimum: "factur-x-1.08/0_Factur-X_1.08_MINIMUM/FACTUR-X_MINIMUM.xsd", einvoice.BasicWL: "factur-x-1.08/1_Factur-X_1.08_BASICWL/FACTUR-X_BASIC-WL.xsd",
+			einvoice.Basic: "factur-x-1.08/2_Factur-X_1.08_BASIC/FACTUR-X_BASIC.xsd", einvoice.EN16931: "factur-x-1.08/3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.xsd", einvoice.Extended: "factur-x-1.08/4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.xsd"},
+	},
+	// The 1.07.3 release ships the 1.07.2 schemas but for the version in their names.
+	"1.07": {
+		dir: filepath.Join("einvoice", "rules", "internal", "official", "factur-x-1.07.3"), ruleSet: "facturx-1.07",
+		sch: map[einvoice.Profile]string{einvoice.Minimum: "0_Factur-X_1.07.3_MINIMUM/Factur-X_1.07.3_MINIMUM.sch", einvoice.BasicWL: "1_Factur-X_1.07.3_BASICWL/Factur-X_1.07.3_BASICWL.sch",
+			einvoice.Basic: "2_Factur-X_1.07.3_BASIC/Factur-X_1.07.3_BASIC.sch", einvoice.EN16931: "3_Factur-X_1.07.3_EN16931/Factur-X_1.07.3_EN16931.sch", einvoice.Extended: "4_Factur-X_1.07.3_EXTENDED/Factur-X_1.07.3_EXTENDED.sch"},
+		xsd: map[einvoice.Profile]string{einvoice.Minimum: "factur-x-1.07.2/Factur-X_1.07.2_MINIMUM/Factur-X_1.07.2_MINIMUM.xsd", einvoice.BasicWL: "factur-x-1.07.2/Factur-X_1.07.2_BASICWL/Factur-X_1.07.2_BASICWL.xsd",
+			einvoice.Basic: "factur-x-1.07.2/Factur-X_1.07.2_BASIC/Factur-X_1.07.2_BASIC.xsd", einvoice.EN16931: "factur-x-1.07.2/Factur-X_1.07.2_EN16931/Factur-X_1.07.2_EN16931.xsd", einvoice.Extended: "factur-x-1.07.2/Factur-X_1.07.2_EXTENDED/Factur-X_1.07.2_EXTENDED.xsd"},
+	},
+}
+
+// fxTextIDs names the failures of a Factur-X Schematron whose assertions carry no id
+// (1.07.3) by their text: the id 1.08 gives the same text, or ours (as internal/fxschgen
+// names them); nil for 1.08, which numbers its own.
+var fxTextIDs map[string]string
+
+// facturXTextIDs reads the ids of 1.08's structure and code list assertions by their text.
+func facturXTextIDs() map[string]string {
+	ids := map[string]string{
+		// internal/fxschgen's ownIDs: a 1.07.3 text 1.08 does not have.
+		"Element 'ram:TaxTotalAmount' may occur at maximum 1 times.": "FX-SCH-107-01",
+	}
+	files, _ := filepath.Glob(filepath.Join(facturXLayouts["1.08"].dir, "*", "*.sch"))
+	check(map[bool]error{true: fmt.Errorf("no Factur-X 1.08 Schematron in %s", facturXLayouts["1.08"].dir)}[len(files) == 0])
+	idRE := regexp.MustCompile(`(?s)<assert\s[^>]*?\bid="(FX-SCH-[^"]+)"[^>]*>(.*?)</assert>`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		check(err)
+		for _, m := range idRE.FindAllSubmatch(b, -1) {
+			if text := strings.Join(strings.Fields(string(m[2])), " "); !bracketID.MatchString(text) {
+				ids[text] = string(m[1])
+			}
+		}
+	}
+	return ids
 }
 
 func main() {
 	flag.Parse()
 	if *en16931 == "" || *schxslt == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: einvoicediff -en16931 DIR -xrechnung DIR -schxslt DIR [-mutants N] [-roundtrip [-rtout DIR]] FILE|DIR...")
+		fmt.Fprintln(os.Stderr, "usage: einvoicediff -en16931 DIR -xrechnung DIR -schxslt DIR [-peppol DIR] [-facturx-version 1.07] [-mutants N] [-roundtrip [-rtout DIR]] FILE|DIR...")
 		os.Exit(2)
+	}
+	layout, ok := facturXLayouts[*fxVersion]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "einvoicediff: unknown Factur-X version %q: 1.08 or 1.07\n", *fxVersion)
+		os.Exit(2)
+	}
+	if *facturx == "" {
+		*facturx = layout.dir
+	}
+	if *fxVersion != "1.08" {
+		fxTextIDs = facturXTextIDs()
 	}
 	work, err := os.MkdirTemp("", "einvoicediff-")
 	check(err)
@@ -199,9 +267,7 @@ func newDoc(name string, b []byte) *doc {
 	case in.Syntax == syntax.UBL:
 		d.schema = filepath.Join(schemas, "ubl-2.1", "maindoc", "UBL-Invoice-2.1.xsd")
 	case p == einvoice.Minimum || p == einvoice.BasicWL || p == einvoice.Basic || p == einvoice.EN16931 || p == einvoice.Extended:
-		dir := map[einvoice.Profile]string{einvoice.Minimum: "0_Factur-X_1.08_MINIMUM/FACTUR-X_MINIMUM.xsd", einvoice.BasicWL: "1_Factur-X_1.08_BASICWL/FACTUR-X_BASIC-WL.xsd",
-			einvoice.Basic: "2_Factur-X_1.08_BASIC/FACTUR-X_BASIC.xsd", einvoice.EN16931: "3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.xsd", einvoice.Extended: "4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.xsd"}[p]
-		d.schema = filepath.Join(*facturx, filepath.FromSlash(dir))
+		d.schema = filepath.Join(schemas, filepath.FromSlash(facturXLayouts[*fxVersion].xsd[p]))
 	default:
 		d.schema = filepath.Join(schemas, "cii-d16b", "CII", "uncefact", "data", "standard", "CrossIndustryInvoice_100pD16B.xsd")
 	}
@@ -222,6 +288,7 @@ func newDoc(name string, b []byte) *doc {
 	default:
 		d.sets = []string{"EN16931-CII"}
 	}
+	peppolSets(d, in)
 	return d
 }
 
@@ -253,10 +320,10 @@ func officialSets(work string) map[string]string {
 			compile(name, inlineCommon(work, filepath.Join(dir, sx, name+"-validation.sch"), common))
 		}
 	}
-	for p, dir := range map[einvoice.Profile]string{einvoice.Minimum: "0_Factur-X_1.08_MINIMUM/FACTUR-X_MINIMUM.sch", einvoice.BasicWL: "1_Factur-X_1.08_BASICWL/FACTUR-X_BASIC-WL.sch",
-		einvoice.Basic: "2_Factur-X_1.08_BASIC/FACTUR-X_BASIC.sch", einvoice.EN16931: "3_Factur-X_1.08_EN16931/FACTUR-X_EN16931.sch", einvoice.Extended: "4_Factur-X_1.08_EXTENDED/FACTUR-X_EXTENDED.sch"} {
-		compile("FX-"+string(p), filepath.Join(*facturx, filepath.FromSlash(dir)))
+	for p, file := range facturXLayouts[*fxVersion].sch {
+		compile("FX-"+string(p), filepath.Join(*facturx, filepath.FromSlash(file)))
 	}
+	compilePeppol(work, sets, compile)
 	return sets
 }
 
@@ -289,10 +356,16 @@ func judge(work string, sets map[string]string, docs []*doc) {
 	for _, d := range docs {
 		d.official = map[string]bool{}
 		r, err := rules.Validate(context.Background(), d.data)
+		if err == nil && strings.HasPrefix(r.RuleSet.ID, "facturx-") && r.RuleSet.ID != facturXLayouts[*fxVersion].ruleSet {
+			// The profile URN does not tell the versions apart: ours judges by the
+			// version the official side runs, as a caller asks for it.
+			r, err = rules.ValidateWith(context.Background(), d.data, rules.Options{RuleSet: facturXLayouts[*fxVersion].ruleSet})
+		}
 		if err == nil && r.RuleSet.ID == "peppol-bis-3.0" {
-			// No Peppol Schematron runs here: a Peppol BIS invoice is judged by CEN's
-			// rules on both sides, so ours by the EN 16931 rule set.
-			r, err = rules.ValidateWith(context.Background(), d.data, rules.Options{RuleSet: "en16931"})
+			// Without -peppol no Peppol Schematron runs: a Peppol BIS invoice is judged
+			// by CEN's rules on both sides, so ours by the EN 16931 rule set; with it by
+			// CEN's and Peppol's, ours by the Peppol rule set.
+			r, err = rules.ValidateWith(context.Background(), d.data, rules.Options{RuleSet: ourPeppolRuleSet(d)})
 			d.peppol = true
 		}
 		d.ours = map[string]bool{}
@@ -301,11 +374,11 @@ func judge(work string, sets map[string]string, docs []*doc) {
 			d.ours["(not read: "+err.Error()+")"] = true
 		} else {
 			for _, f := range r.Failed() {
-				if f.Severity != rules.Fatal || strings.HasPrefix(f.ID, "PEPPOL-") {
+				if f.Severity != rules.Fatal || strings.HasPrefix(f.ID, "PEPPOL-") && !d.byPeppol {
 					continue // the verdict is on what both sides check
 				}
 				d.ourValid = false
-				if compared(f.ID) {
+				if compared(d, f.ID) {
 					d.ours[f.ID] = true
 				}
 			}
@@ -333,6 +406,7 @@ func judge(work string, sets map[string]string, docs []*doc) {
 			if err != nil || !bytes.Contains(svrl, []byte("schematron-output>")) {
 				// Saxon leaves an empty file where a transformation failed.
 				d.unjudged = true
+				d.failedOn = append(d.failedOn, set)
 				continue
 			}
 			for _, f := range failedAsserts(svrl) {
@@ -345,7 +419,7 @@ func judge(work string, sets map[string]string, docs []*doc) {
 					d.levelled = append(d.levelled, fmt.Sprintf("%s %s → %s", f.id, cmp.Or(f.level, "error"), l))
 					fatal = isFatal(l)
 				}
-				if fatal && compared(f.id) {
+				if fatal && compared(d, f.id) {
 					d.official[f.id] = true
 				}
 			}
@@ -395,9 +469,10 @@ func schemaCheck(work string, docs []*doc) {
 
 // compared says whether a rule id takes part in the comparison: not our schema checks
 // (the Schematron has none), not the Peppol rules KoSIT merges into its XRechnung release
-// (that merge is not rebuilt here).
-func compared(id string) bool {
-	return !strings.Contains(id, "-XSD") && !strings.HasPrefix(id, "PEPPOL-")
+// (that merge is not rebuilt here), but Peppol's on a document the Peppol Schematron
+// judges (-peppol).
+func compared(d *doc, id string) bool {
+	return !strings.Contains(id, "-XSD") && (!strings.HasPrefix(id, "PEPPOL-") || d.byPeppol)
 }
 
 // failure is a failed assertion of an SVRL report: its rule id and its flag (or role),
@@ -457,6 +532,9 @@ func failedAsserts(svrl []byte) []failure {
 			in = false
 			if m := bracketID.FindStringSubmatch(text.String()); m != nil && (f.id == "" || strings.HasPrefix(f.id, "FX-SCH-")) {
 				f.id = m[1]
+			} else if f.id == "" && fxTextIDs != nil {
+				norm := strings.Join(strings.Fields(text.String()), " ")
+				f.id = cmp.Or(fxTextIDs[norm], "(no id: "+norm+")")
 			}
 			out = append(out, f)
 		}
@@ -510,7 +588,7 @@ func report(title string, docs []*doc) {
 			if !d.ourValid {
 				unjudgedInvalid++
 			} else if *verbose {
-				fmt.Printf("  %s: valid by us, an official stylesheet failed on it\n", d.name)
+				fmt.Printf("  %s: valid by us, an official stylesheet failed on it (%s)\n", d.name, strings.Join(d.failedOn, ", "))
 			}
 		} else {
 			judged = append(judged, d)
@@ -601,7 +679,7 @@ func report(title string, docs []*doc) {
 		fmt.Printf("  of the %d the official stylesheets failed on (a dynamic error, e.g. a cast of two duplicated amounts; a validator rejects those), we judge %d invalid\n", unjudged, unjudgedInvalid)
 	}
 	if peppol > 0 {
-		fmt.Printf("  Peppol BIS invoices judged by the EN 16931 rules alone on both sides (no Peppol Schematron here): %d\n", peppol)
+		peppolReport(docs)
 	}
 	if oldXR > 0 {
 		fmt.Printf("  XRechnung invoices before 3.0 judged by the EN 16931 rules alone on both sides: %d\n", oldXR)
