@@ -3,7 +3,6 @@ package rules
 import (
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
@@ -44,13 +43,13 @@ func ruleSets() []ruleSet {
 			ruleSet{name: "XRechnung 3.0 " + g, syntax: syntax.CII, patterns: func() []*compiled { return xrechnungCIIRules(g) }})
 	}
 	sets = append(sets,
-		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.UBL, patterns: func() []*compiled { return append(slices.Clip(ublRules()), peppolBISUBLRules()...) }},
-		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.CII, patterns: func() []*compiled { return append(slices.Clip(ciiRules()), peppolBISCIIRules()...) }})
+		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.UBL, patterns: func() []*compiled { return peppolPatterns(syntax.UBL) }},
+		ruleSet{name: "Peppol BIS 3.0", syntax: syntax.CII, patterns: func() []*compiled { return peppolPatterns(syntax.CII) }})
 	for _, v := range []string{facturX108, facturX107} {
 		for _, p := range []einvoice.Profile{einvoice.Minimum, einvoice.BasicWL, einvoice.Basic, einvoice.EN16931, einvoice.Extended} {
 			sets = append(sets, ruleSet{name: "Factur-X " + v + " " + string(p), syntax: syntax.CII,
-				patterns: func() []*compiled { return append(slices.Clip(facturXBase(v, p)), facturXRules(v, p)...) },
-				off:      func(c []*compiled) map[string]bool { return facturXOff(v, p, c) }})
+				patterns: func() []*compiled { c, _ := facturXPatterns(v, p); return c },
+				off:      func([]*compiled) map[string]bool { _, off := facturXPatterns(v, p); return off }})
 		}
 	}
 	return sets

@@ -192,11 +192,10 @@ func ValidateWith(ctx context.Context, data []byte, opts Options) (*Report, erro
 			return nil, fault.New(fault.InvalidInput, "rule set %s needs a document that names a Factur-X profile (BT-24); this one names %q", set.ID, guideline)
 		}
 		r.RuleSets = append(r.RuleSets, "Factur-X "+version+" "+string(in.Profile))
-		patterns = append(slices.Clip(facturXBase(version, in.Profile)), facturXRules(version, in.Profile)...)
-		off = facturXOffCached(version, in.Profile, patterns)
+		patterns, off = facturXPatterns(version, in.Profile)
 	case "peppol-bis-3.0":
 		r.RuleSets = append(r.RuleSets, "Peppol BIS Billing 3.0.19 "+string(in.Syntax))
-		patterns = append(slices.Clip(patterns), peppolBISRules(in.Syntax)...)
+		patterns = peppolPatterns(in.Syntax)
 	}
 	if r.Results, err = run(ctx, newDocument(root, prefixes), patterns, off); err != nil {
 		return nil, err
@@ -301,4 +300,19 @@ func facturXTotalsWarning(rs []Result) {
 			rs[i].Scenario = "fatal in EN 16931; a warning here, as the profile's official test of it never fails"
 		}
 	}
+}
+
+// facturXPatterns is the whole rule set of a Factur-X profile of a version, with the rules
+// it turns off; Validate and the rule index both take it from here.
+func facturXPatterns(version string, p einvoice.Profile) ([]*compiled, map[string]bool) {
+	patterns := append(slices.Clip(facturXBase(version, p)), facturXRules(version, p)...)
+	return patterns, facturXOffCached(version, p, patterns)
+}
+
+// peppolPatterns is the whole Peppol BIS rule set of a syntax: EN 16931 and Peppol's rules.
+func peppolPatterns(s syntax.Syntax) []*compiled {
+	if s == syntax.CII {
+		return append(slices.Clip(ciiRules()), peppolBISRules(s)...)
+	}
+	return append(slices.Clip(ublRules()), peppolBISRules(s)...)
 }
