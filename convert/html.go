@@ -3,7 +3,7 @@ package convert
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -270,7 +270,7 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 }
 
 // titled matches a document with a non-empty <title>.
-var titled = regexp.MustCompile(`(?is)<title\b[^>]*>\s*[^<\s]`)
+var titled = lazyre.New(`(?is)<title\b[^>]*>\s*[^<\s]`)
 
 // MaxWaitDelay bounds waitDelay; the render's time limit bounds every wait as well.
 const MaxWaitDelay = 30 * time.Second

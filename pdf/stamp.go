@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"image/jpeg"
 	"image/png"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +88,7 @@ var positions = map[string]types.Anchor{
 	"bl": types.BottomLeft, "bc": types.BottomCenter, "br": types.BottomRight,
 }
 
-var colorRE = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+var colorRE = lazyre.New(`^#[0-9A-Fa-f]{6}$`)
 
 // stampPlacement is where and how a mark is drawn on each page.
 type stampPlacement struct {

@@ -1,10 +1,11 @@
 package receipt
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // amount is a money figure found in a line.
@@ -15,7 +16,7 @@ type amount struct {
 
 // An amount has two decimals after a comma or point. OCR often puts a space beside the
 // separator ("7, 16"), and German receipts group thousands with points ("1.234,56").
-var amountRE = regexp.MustCompile(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
+var amountRE = lazyre.New(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
 
 // amounts finds the money figures of a line, leaving out dates (02.03.20), times, and parts
 // of longer numbers.

@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // DATEVOptions are the batch's header values and the chart its accounts come from.
@@ -87,10 +87,10 @@ var inputTaxKeys = []struct {
 	key  string
 }{{decimal.NewFromInt(19), "9"}, {decimal.NewFromInt(7), "8"}}
 
-var fourDigits = regexp.MustCompile(`^[0-9]{4}$`)
+var fourDigits = lazyre.New(`^[0-9]{4}$`)
 
 // referenceChars are those Belegfeld 1 may not hold.
-var referenceChars = regexp.MustCompile(`[^A-Za-z0-9$&%*+\-/]`)
+var referenceChars = lazyre.New(`[^A-Za-z0-9$&%*+\-/]`)
 
 // DATEV writes the receipts as a DATEV Buchungsstapel (EXTF format 700, category 21, version
 // 13): the header record, the field names, one booking per receipt, semicolons, a decimal comma,

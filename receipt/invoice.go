@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -91,17 +91,17 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 var (
 	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it, and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = regexp.MustCompile(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?nr\.?|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
-	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
-	dueRE       = regexp.MustCompile(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
-	leitwegRE   = regexp.MustCompile(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
-	ibanRE      = regexp.MustCompile(`\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?)\b`)
-	bicRE       = regexp.MustCompile(`(?i)\b(?:bic|swift)(?:-code)?\s*:?\s*([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`)
-	emailRE     = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
-	netRE       = regexp.MustCompile(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
-	vatTotalRE  = regexp.MustCompile(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
-	lineTotalRE = regexp.MustCompile(`^\s*(?:positionssumme|summe\s+(?:der\s+)?positionen|gesamtsumme\s+(?:der\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
-	termsRE     = regexp.MustCompile(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
+	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?nr\.?|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
+	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
+	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
+	ibanRE      = lazyre.New(`\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?)\b`)
+	bicRE       = lazyre.New(`(?i)\b(?:bic|swift)(?:-code)?\s*:?\s*([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`)
+	emailRE     = lazyre.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	netRE       = lazyre.New(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
+	vatTotalRE  = lazyre.New(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
+	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+)?positionen|gesamtsumme\s+(?:der\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
+	termsRE     = lazyre.New(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
 
 // ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,

@@ -1,26 +1,26 @@
 package receipt
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // An invoice's line table: a header naming a quantity column and a price or amount column,
 // and under it the rows that print a quantity, a unit price and a line amount.
 var (
-	lineHeadQtyRE   = regexp.MustCompile(`(?i)\b(?:menge|anzahl|qty|quantity|quantité|qté|stück|anz\.?)\b`)
-	lineHeadPriceRE = regexp.MustCompile(`(?i)(?:preis|price|prix|betrag|amount|montant|total|summe)`)
-	lineEndRE       = regexp.MustCompile(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
+	lineHeadQtyRE   = lazyre.New(`(?i)\b(?:menge|anzahl|qty|quantity|quantité|qté|stück|anz\.?)\b`)
+	lineHeadPriceRE = lazyre.New(`(?i)(?:preis|price|prix|betrag|amount|montant|total|summe)`)
+	lineEndRE       = lazyre.New(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
 	// A number as a table prints it, with a decimal comma (1.234,56 / 9,9000 / 20) or point.
-	commaNumberRE = regexp.MustCompile(`-?\d{1,3}(?:\.\d{3})+(?:,\d+)?|-?\d+(?:,\d+)?`)
-	pointNumberRE = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
+	commaNumberRE = lazyre.New(`-?\d{1,3}(?:\.\d{3})+(?:,\d+)?|-?\d+(?:,\d+)?`)
+	pointNumberRE = lazyre.New(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
 	// Units a quantity is followed by, and words that are no part of a description.
-	unitRE = regexp.MustCompile(`(?i)^(?:stk|st|stück|pcs|pc|piece|pieces|h|std|stunden?|hours?|tage?|days?|kg|g|l|m|m²|m2|m³|km|x|psch|pauschal|set|einheit|unit|ea|c62|h87)\.?$`)
+	unitRE = lazyre.New(`(?i)^(?:stk|st|stück|pcs|pc|piece|pieces|h|std|stunden?|hours?|tage?|days?|kg|g|l|m|m²|m2|m³|km|x|psch|pauschal|set|einheit|unit|ea|c62|h87)\.?$`)
 )
 
 // maxRowNumbers bounds the numbers of a table row tried as quantity, price and amount.
@@ -165,7 +165,7 @@ func parseNumber(s string, decimalComma bool) (decimal.Decimal, int, bool) {
 
 // decimalSepRE is a figure's last two decimals with their separator, not followed by more
 // digits or a separator (11.09.2018 is a date, 1,200.00 a point figure).
-var decimalSepRE = regexp.MustCompile(`\d([.,])\d{2}(?:[^\d.,]|$)`)
+var decimalSepRE = lazyre.New(`\d([.,])\d{2}(?:[^\d.,]|$)`)
 
 // decimalComma: the text writes figures with a decimal comma (1.234,56) at least as often
 // as with a point (1,234.56).

@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/llm"
 )
 
@@ -88,9 +88,9 @@ var modelSchema = map[string]any{
 const modelPrompt = `You read receipts for bookkeeping. Extract the fields of the schema from the receipt image and its OCR text. Amounts are numbers with a point as decimal separator; gross is the total paid. Use empty strings or null for what the receipt does not show; never guess.`
 
 var (
-	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	timePattern = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
-	isoCurrency = regexp.MustCompile(`^[A-Z]{3}$`)
+	datePattern = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
+	timePattern = lazyre.New(`^([01]\d|2[0-3]):[0-5]\d$`)
+	isoCurrency = lazyre.New(`^[A-Z]{3}$`)
 )
 
 // decodeModel reads and checks the model's answer against the schema's rules.

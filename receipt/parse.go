@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // maxTextBytes bounds the text the rules read: no receipt is longer, and every rule is
@@ -179,20 +179,20 @@ var currencyWords = map[string][]string{
 
 // Keywords of the total, scored by how surely they name the amount paid.
 var totalWords = []struct {
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	score float64
 }{
-	{regexp.MustCompile(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare`), 10},
-	{regexp.MustCompile(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
-	{regexp.MustCompile(`summe|total|gesamt|\bsum\b|montant`), 8},
-	{regexp.MustCompile(`betrag|amount`), 5},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare`), 10},
+	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant`), 8},
+	{lazyre.New(`betrag|amount`), 5},
 }
 
 var (
-	cardRE   = regexp.MustCompile(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
-	cashRE   = regexp.MustCompile(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
-	changeRE = regexp.MustCompile(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
-	taxRE    = regexp.MustCompile(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%`)
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
+	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
+	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
+	taxRE    = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%`)
 )
 
 // total finds the amount paid: each line that names it votes with its keyword's score, a
@@ -349,13 +349,13 @@ func hasLetters(s string, n int) bool {
 }
 
 // A VAT rate: 19%, 7,00 %, 19.0%; OCR sometimes sets a space after the comma.
-var rateRE = regexp.MustCompile(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
+var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = regexp.MustCompile(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
-	vatHeaderColsRE = regexp.MustCompile(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
+	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
 )
 
 // maxVATAmounts bounds the amounts of a VAT line tried against each other (a table row
@@ -364,10 +364,10 @@ const maxVATAmounts = 8
 
 // tableSumRE starts a VAT table's sum line ("Summe 2,33 17,44 19,77"), OCR's slips
 // included.
-var tableSumRE = regexp.MustCompile(`^\W*(?:summ|sum\b|total|gesamt)`)
+var tableSumRE = lazyre.New(`^\W*(?:summ|sum\b|total|gesamt)`)
 
 // netWordRE starts the net's own line under a VAT line.
-var netWordRE = regexp.MustCompile(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto)`)
+var netWordRE = lazyre.New(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto)`)
 
 // partialVAT is a line with a rate whose amounts did not fit together (OCR misread one):
 // the total may complete it.
@@ -465,7 +465,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 
 // bareRateRE is a number standing alone in a table row: not an amount (two decimals after
 // the separator), a date or part of a longer figure.
-var bareRateRE = regexp.MustCompile(`(?:^|\s)(\d{1,2}(?:[.,]\d)?)(?:\s|$)`)
+var bareRateRE = lazyre.New(`(?:^|\s)(\d{1,2}(?:[.,]\d)?)(?:\s|$)`)
 
 // bareRate is the one plausible rate a table row prints without a per cent sign.
 func bareRate(l string) (decimal.Decimal, bool) {
@@ -691,9 +691,9 @@ func (p *parser) amountsFromVAT(r *Result) {
 
 // Dates: day.month.year with OCR's usual slips (C, O for 0; l, I for 1) and spaces.
 var (
-	dateRE    = regexp.MustCompile(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL]|$)`)
-	isoDateRE = regexp.MustCompile(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
-	timeRE    = regexp.MustCompile(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
+	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL]|$)`)
+	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
+	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
 )
 
@@ -810,7 +810,7 @@ func mkDate(d, m, y string) (time.Time, bool) {
 	return t, true
 }
 
-var referenceRE = regexp.MustCompile(`(?i)\b(?:bon|beleg|rechnung|quittung|receipt|invoice|ticket|auftrag|transaktion|trans|vorgang|buchung)(?:s)?[\s.-]*(?:nr|nummer|no|#|number)\.?[\s:#.]*([A-Z0-9][A-Z0-9/._-]{2,30})`)
+var referenceRE = lazyre.New(`(?i)\b(?:bon|beleg|rechnung|quittung|receipt|invoice|ticket|auftrag|transaktion|trans|vorgang|buchung)(?:s)?[\s.-]*(?:nr|nummer|no|#|number)\.?[\s:#.]*([A-Z0-9][A-Z0-9/._-]{2,30})`)
 
 func (p *parser) reference() string {
 	for _, l := range p.lines {
@@ -822,11 +822,11 @@ func (p *parser) reference() string {
 }
 
 var (
-	creditRE   = regexp.MustCompile(`mastercard|master card|visa|kreditkarte|credit card|amex|american express|diners`)
-	debitRE    = regexp.MustCompile(`girocard|maestro|ec-karte|ec karte|ec-cash|\bec\b|debit|lastschrift|\belv\b|v pay|vpay|bankkarte`)
-	mobileRE   = regexp.MustCompile(`apple pay|google pay|paypal|mobile payment`)
-	cashPaidRE = regexp.MustCompile(`\bbar\b|bargeld|\bcash\b|gegeben bar|r[üu]e?ckgeld`)
-	transfRE   = regexp.MustCompile(`überweisung|ueberweisung|bank transfer|zahlbar bis|zahlungsziel|iban`)
+	creditRE   = lazyre.New(`mastercard|master card|visa|kreditkarte|credit card|amex|american express|diners`)
+	debitRE    = lazyre.New(`girocard|maestro|ec-karte|ec karte|ec-cash|\bec\b|debit|lastschrift|\belv\b|v pay|vpay|bankkarte`)
+	mobileRE   = lazyre.New(`apple pay|google pay|paypal|mobile payment`)
+	cashPaidRE = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben bar|r[üu]e?ckgeld`)
+	transfRE   = lazyre.New(`überweisung|ueberweisung|bank transfer|zahlbar bis|zahlungsziel|iban`)
 )
 
 // payment finds how the receipt was paid; a card's word beats cash, since a card slip
@@ -853,9 +853,9 @@ func (p *parser) payment() string {
 // itemRE is an item line: a description, an optional quantity × price, the line total and
 // an optional VAT letter.
 var (
-	itemQtyRE  = regexp.MustCompile(`(\d+(?:[,.]\d{1,3})?)\s?(?:x|\*|stk|st\.)\s?(\d+[,.]\d{2})`) // 2 x 0,99
-	priceQtyRE = regexp.MustCompile(`(\d+[,.]\d{2})\s?[xX*]\s?(\d{1,3})\b`)                       // 0,99 x 2
-	leadQtyRE  = regexp.MustCompile(`^(\d{1,3})\s?[xX*]\s+(.+)$`)                                 // 2 x Pizza
+	itemQtyRE  = lazyre.New(`(\d+(?:[,.]\d{1,3})?)\s?(?:x|\*|stk|st\.)\s?(\d+[,.]\d{2})`) // 2 x 0,99
+	priceQtyRE = lazyre.New(`(\d+[,.]\d{2})\s?[xX*]\s?(\d{1,3})\b`)                       // 0,99 x 2
+	leadQtyRE  = lazyre.New(`^(\d{1,3})\s?[xX*]\s+(.+)$`)                                 // 2 x Pizza
 )
 
 func (p *parser) items(totalLine int) []Item {
@@ -923,13 +923,13 @@ func cleanDesc(s string) string {
 }
 
 var (
-	vatIDRE   = regexp.MustCompile(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{9}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
-	taxNoRE   = regexp.MustCompile(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
-	phoneRE   = regexp.MustCompile(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
-	postRE    = regexp.MustCompile(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
-	streetRE  = regexp.MustCompile(`(?i)(str(a(ß|ss)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`)
-	legalRE   = regexp.MustCompile(`\b(GmbH|GMBH|AG|KG|OHG|e\.\s?K\.|UG|SE|Ltd|LTD|S\.A\.|B\.V\.|S\.r\.l\.)\b`)
-	junkStart = regexp.MustCompile(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
+	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{9}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	taxNoRE   = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
+	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
+	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
+	streetRE  = lazyre.New(`(?i)(str(a(ß|ss)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`)
+	legalRE   = lazyre.New(`\b(GmbH|GMBH|AG|KG|OHG|e\.\s?K\.|UG|SE|Ltd|LTD|S\.A\.|B\.V\.|S\.r\.l\.)\b`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
 )
 
 // issuer names who issued the receipt: a known brand first (a logo OCR cannot read is
@@ -1112,18 +1112,18 @@ var typeWords = map[string][]string{
 }
 
 var (
-	litresRE   = regexp.MustCompile(`(?i)(\d{1,3}[,.]\d{2,3})\s?(?:l|ltr|liter)\b`)
-	perLitreRE = regexp.MustCompile(`(?i)(\d[,.]\d{3})\s?(?:eur|€)?\s?/\s?l`)
-	fuelTypeRE = regexp.MustCompile(`(?i)\b(super\s?plus|super\s?e10|super\s?e5|super|diesel|e10|e5|lpg|autogas|adblue|premium diesel)\b`)
-	nightsRE   = regexp.MustCompile(`(?i)(\d{1,2})\s?(?:nächte|nacht|übernachtung(?:en)?|nights?|x übernachtung)`)
-	classRE    = regexp.MustCompile(`(?i)\b([12])\.?\s?kl(?:asse|\.)?\b|\bclass\s?([12])\b`)
-	routeRE    = regexp.MustCompile(`(?i)\b(?:von|from|ab)\s+([\pL .-]{3,40}?)\s+(?:nach|to|->|→|an)\s+([\pL .-]{3,40})`)
-	flightRE   = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	durationRE = regexp.MustCompile(`(?i)(?:parkdauer|dauer|duration)[:\s]*(\d{1,3})\s?(?:std|h|:)\.?\s?(\d{1,2})?`)
-	kmRE       = regexp.MustCompile(`(?i)(\d{1,4}[,.]\d{1,2})\s?km\b`)
-	tipRE      = regexp.MustCompile(`(?i)(?:trinkgeld|tip)[:\s]*(?:eur|€)?\s?(\d+[,.]\d{2})`)
-	tableRE    = regexp.MustCompile(`(?i)\btisch(?:\s?nr\.?)?[:\s]*(\d{1,4})\b`)
-	guestsRE   = regexp.MustCompile(`(?i)(\d{1,2})\s?(?:gäste|personen|pers\.|covers|guests)`)
+	litresRE   = lazyre.New(`(?i)(\d{1,3}[,.]\d{2,3})\s?(?:l|ltr|liter)\b`)
+	perLitreRE = lazyre.New(`(?i)(\d[,.]\d{3})\s?(?:eur|€)?\s?/\s?l`)
+	fuelTypeRE = lazyre.New(`(?i)\b(super\s?plus|super\s?e10|super\s?e5|super|diesel|e10|e5|lpg|autogas|adblue|premium diesel)\b`)
+	nightsRE   = lazyre.New(`(?i)(\d{1,2})\s?(?:nächte|nacht|übernachtung(?:en)?|nights?|x übernachtung)`)
+	classRE    = lazyre.New(`(?i)\b([12])\.?\s?kl(?:asse|\.)?\b|\bclass\s?([12])\b`)
+	routeRE    = lazyre.New(`(?i)\b(?:von|from|ab)\s+([\pL .-]{3,40}?)\s+(?:nach|to|->|→|an)\s+([\pL .-]{3,40})`)
+	flightRE   = lazyre.New(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
+	durationRE = lazyre.New(`(?i)(?:parkdauer|dauer|duration)[:\s]*(\d{1,3})\s?(?:std|h|:)\.?\s?(\d{1,2})?`)
+	kmRE       = lazyre.New(`(?i)(\d{1,4}[,.]\d{1,2})\s?km\b`)
+	tipRE      = lazyre.New(`(?i)(?:trinkgeld|tip)[:\s]*(?:eur|€)?\s?(\d+[,.]\d{2})`)
+	tableRE    = lazyre.New(`(?i)\btisch(?:\s?nr\.?)?[:\s]*(\d{1,4})\b`)
+	guestsRE   = lazyre.New(`(?i)(\d{1,2})\s?(?:gäste|personen|pers\.|covers|guests)`)
 )
 
 // details reads the fields of the receipt's type.

@@ -1,22 +1,22 @@
 package receipt
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // A party's block on an invoice: a heading ("Verkäufer", "Käufer/Leistungsempfänger",
 // "Seller", "Bill to") and under it "Label: value" lines, as e-invoice viewers and many
 // invoicing programs print them.
 var (
-	sellerHeadRE = regexp.MustCompile(`(?i)^(?:verkäufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
-	buyerHeadRE  = regexp.MustCompile(`(?i)^(?:käufer(?:/leistungsempfänger)?|leistungsempfänger|rechnungsempfänger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	sellerHeadRE = lazyre.New(`(?i)^(?:verkäufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
+	buyerHeadRE  = lazyre.New(`(?i)^(?:käufer(?:/leistungsempfänger)?|leistungsempfänger|rechnungsempfänger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
-	fieldRE = regexp.MustCompile(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
+	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
 	// A post code line as the viewers print it under the street: "DE 80333 München".
-	countryPostRE = regexp.MustCompile(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
+	countryPostRE = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
 )
 
 // blockParty is what a party's block says.

@@ -1,20 +1,21 @@
 package receipt
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // Labels of an invoice's totals (German, English, French), matched at the start of a line.
 // Invoices print the value after its label on the same line, or, in a table cell read as
 // text, on one of the next lines.
 var (
-	netLabelRE   = regexp.MustCompile(`(?i)^\s*(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)\b`)
-	vatLabelRE   = regexp.MustCompile(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+tva)\b`)
-	grossLabelRE = regexp.MustCompile(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)\b`)
-	dueLabelRE   = regexp.MustCompile(`(?i)^\s*(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:net\s+)?[àa]\s+payer)\b`)
+	netLabelRE   = lazyre.New(`(?i)^\s*(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)\b`)
+	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+tva)\b`)
+	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)\b`)
+	dueLabelRE   = lazyre.New(`(?i)^\s*(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:net\s+)?[àa]\s+payer)\b`)
 )
 
 // totalsFound are the candidates of each total, in the order they appear.

@@ -2,7 +2,7 @@ package spreadsheet
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -16,8 +16,8 @@ import (
 const maxRepeat = 100_000
 
 var (
-	cellRef  = regexp.MustCompile(`(\$?[A-Z]{1,3})(\$?)([0-9]+)\b`)
-	rangeRef = regexp.MustCompile(`(\$?[A-Z]{1,3}\$?)([0-9]+):(\$?[A-Z]{1,3}\$?)([0-9]+)\b`)
+	cellRef  = lazyre.New(`(\$?[A-Z]{1,3})(\$?)([0-9]+)\b`)
+	rangeRef = lazyre.New(`(\$?[A-Z]{1,3}\$?)([0-9]+):(\$?[A-Z]{1,3}\$?)([0-9]+)\b`)
 )
 
 // Fill fills a workbook template with data in the template language of package tmpl. A cell

@@ -2,7 +2,7 @@ package spreadsheet
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -334,7 +334,7 @@ func setCell(f *excelize.File, sheet, cell string, c Column, v any) error {
 }
 
 // decimalString is the API's decimal amount: digits, an optional dot and decimals.
-var decimalString = regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,10})?$`)
+var decimalString = lazyre.New(`^-?[0-9]{1,15}(\.[0-9]{1,10})?$`)
 
 func parseDate(s string) (time.Time, error) {
 	for _, layout := range []string{time.DateOnly, time.RFC3339, "2006-01-02T15:04:05"} {

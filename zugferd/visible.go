@@ -1,7 +1,7 @@
 package zugferd
 
 import (
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,7 +250,7 @@ func (p *page) hasNumber(n string) bool {
 	return len(c) >= 5 && c != f && strings.Contains(p.compact, c)
 }
 
-var afterLabelRE = regexp.MustCompile(`^[\s.:#°]*([\p{L}\p{N}][\p{L}\p{N}/._-]*)`)
+var afterLabelRE = lazyre.New(`^[\s.:#°]*([\p{L}\p{N}][\p{L}\p{N}/._-]*)`)
 
 func (p *page) describeNumber() string {
 	for _, l := range numberLabels {
@@ -341,7 +341,7 @@ var (
 
 // amountsRE finds a number as invoices print them: digit groups joined by the separators
 // of de, en, fr and ch, with at most single spaces between groups.
-var amountRE = regexp.MustCompile(`\d(?:[\d.,']|[ ]\d)*`)
+var amountRE = lazyre.New(`\d(?:[\d.,']|[ ]\d)*`)
 
 // amounts lists the numbers on a line with what each may mean.
 func amounts(line string) []amount {
@@ -431,7 +431,7 @@ func amountValues(s string, spaced bool) []decimal.Decimal {
 
 // directRE is what may stand between a label and its figure: punctuation, a currency,
 // a word that the figure includes tax.
-var directRE = regexp.MustCompile(`^[\s:.()\[\]€$£/*=-]*(?:(?:eur|usd|chf|gbp|brutto|inkl|incl|mwst|ust|vat|tva|ttc|in)[\s:.()\[\]€$£/*=-]*)*$`)
+var directRE = lazyre.New(`^[\s:.()\[\]€$£/*=-]*(?:(?:eur|usd|chf|gbp|brutto|inkl|incl|mwst|ust|vat|tva|ttc|in)[\s:.()\[\]€$£/*=-]*)*$`)
 
 // hasAmount tells whether the page shows v (as an absolute value: credit notes print
 // positive what the XML has negative, and the other way round): right after one of the
@@ -562,11 +562,11 @@ var (
 		slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
 		return strings.Join(names, "|")
 	}()
-	isoRE       = regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
-	numericRE   = regexp.MustCompile(`\b(\d{1,2}) ?([./-]) ?(\d{1,2}) ?[./-] ?(\d{4}|\d{2})\b`)
-	dayMonthRE  = regexp.MustCompile(`\b(\d{1,2})(?:er|st|nd|rd|th)?\.? ?(` + monthAlt + `)\b\.?,? ?(\d{4})\b`)
-	monthDayRE  = regexp.MustCompile(`\b(` + monthAlt + `)\b\.? ?(\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`)
-	compactDate = regexp.MustCompile(`\b(\d{4})(\d{2})(\d{2})\b`)
+	isoRE       = lazyre.New(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
+	numericRE   = lazyre.New(`\b(\d{1,2}) ?([./-]) ?(\d{1,2}) ?[./-] ?(\d{4}|\d{2})\b`)
+	dayMonthRE  = lazyre.New(`\b(\d{1,2})(?:er|st|nd|rd|th)?\.? ?(` + monthAlt + `)\b\.?,? ?(\d{4})\b`)
+	monthDayRE  = lazyre.New(`\b(` + monthAlt + `)\b\.? ?(\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`)
+	compactDate = lazyre.New(`\b(\d{4})(\d{2})(\d{2})\b`)
 )
 
 func parseISO(s string) (string, bool) {
@@ -710,7 +710,7 @@ func (p *page) describeCurrencies() string {
 
 // --- accounts
 
-var ibanRE = regexp.MustCompile(`\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b`)
+var ibanRE = lazyre.New(`\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b`)
 
 func (p *page) hasAccount(id string) bool {
 	c := alnum(fold(id))

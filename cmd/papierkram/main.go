@@ -12,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/startup"
 )
 
 func main() {
+	startup.Done()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	root := &cobra.Command{

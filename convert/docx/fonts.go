@@ -3,7 +3,7 @@ package docx
 import (
 	"crypto/rand"
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +23,7 @@ const (
 )
 
 // fontRef finds the families a document names: run fonts and the font table.
-var fontRef = regexp.MustCompile(`w:(?:ascii|hAnsi|cs|eastAsia|name)="([^"]{1,200})"`)
+var fontRef = lazyre.New(`w:(?:ascii|hAnsi|cs|eastAsia|name)="([^"]{1,200})"`)
 
 // EmbedFonts embeds the faces whose family the document uses into the .docx, the way Word
 // embeds fonts (ECMA-376 Part 1, 17.8: obfuscated font parts named in the font table), so

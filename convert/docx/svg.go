@@ -2,13 +2,13 @@ package docx
 
 import (
 	"bytes"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 var (
-	blipEl  = regexp.MustCompile(`(?s)<a:blip\b[^>]*>.*?</a:blip>`)
-	svgBlip = regexp.MustCompile(`<(?:\w+:)?svgBlip\b[^>]*\br:embed="([^"]+)"`)
-	embedAt = regexp.MustCompile(`\br:embed="[^"]*"`)
+	blipEl  = lazyre.New(`(?s)<a:blip\b[^>]*>.*?</a:blip>`)
+	svgBlip = lazyre.New(`<(?:\w+:)?svgBlip\b[^>]*\br:embed="([^"]+)"`)
+	embedAt = lazyre.New(`\br:embed="[^"]*"`)
 )
 
 // PreferVector points every picture that Word stored twice, as SVG and as a raster

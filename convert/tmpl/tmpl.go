@@ -2,7 +2,7 @@ package tmpl
 
 import (
 	"bytes"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,11 +14,11 @@ import (
 // Tag patterns, shared by every filler.
 var (
 	// Any finds every tag, whole: a value or a section marker.
-	Any = regexp.MustCompile(`\{\{[^{}]*\}\}|\{[#^/][^{}]*\}`)
+	Any = lazyre.New(`\{\{[^{}]*\}\}|\{[#^/][^{}]*\}`)
 	// Value is a value tag; group 1 is the name.
-	Value = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}\}`)
+	Value = lazyre.New(`\{\{\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}\}`)
 	// Section is a section marker; group 1 is #, ^ or /, group 2 the name.
-	Section = regexp.MustCompile(`\{([#^/])\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}`)
+	Section = lazyre.New(`\{([#^/])\s*([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*\}`)
 )
 
 // Scope resolves names: the innermost section's item first, then the outer ones.

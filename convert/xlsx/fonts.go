@@ -2,7 +2,7 @@ package xlsx
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strings"
 
 	"github.com/beevik/etree"
@@ -12,7 +12,7 @@ import (
 )
 
 // Families the workbook names: xlsx cell fonts and rich-text runs, ODF font declarations.
-var workbookFont = regexp.MustCompile(`<(?:name|rFont) val="([^"]{1,200})"|svg:font-family="'?([^"']{1,200})'?"|style:font-name="([^"]{1,200})"`)
+var workbookFont = lazyre.New(`<(?:name|rFont) val="([^"]{1,200})"|svg:font-family="'?([^"']{1,200})'?"|style:font-name="([^"]{1,200})"`)
 
 // usedFaces are the faces whose family the workbook names.
 func usedFaces(doc []byte, faces []convert.FontFace) ([]convert.FontFace, error) {

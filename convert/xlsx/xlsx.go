@@ -10,8 +10,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -90,9 +90,9 @@ const (
 )
 
 var (
-	cellRange = regexp.MustCompile(`^\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(:\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?$`)
-	rowRange  = regexp.MustCompile(`^\$?([0-9]{1,7}):\$?([0-9]{1,7})$`)
-	colRange  = regexp.MustCompile(`^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$`)
+	cellRange = lazyre.New(`^\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(:\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?$`)
+	rowRange  = lazyre.New(`^\$?([0-9]{1,7}):\$?([0-9]{1,7})$`)
+	colRange  = lazyre.New(`^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$`)
 )
 
 // ToPDF applies the options and converts.
@@ -235,9 +235,9 @@ func Apply(data []byte, opt Options) ([]byte, error) {
 }
 
 var (
-	stylesSection = regexp.MustCompile(`(?s)<(fills|fonts|borders|dxfs)\b[^>]*>.*?</(?:fills|fonts|borders|dxfs)>`)
-	fillEl        = regexp.MustCompile(`(?s)<fill>.*?</fill>`)
-	colorEl       = regexp.MustCompile(`<color\b[^>]*/>|(?s)<color\b[^>]*>.*?</color>`)
+	stylesSection = lazyre.New(`(?s)<(fills|fonts|borders|dxfs)\b[^>]*>.*?</(?:fills|fonts|borders|dxfs)>`)
+	fillEl        = lazyre.New(`(?s)<fill>.*?</fill>`)
+	colorEl       = lazyre.New(`<color\b[^>]*/>|(?s)<color\b[^>]*>.*?</color>`)
 )
 
 // blackAndWhite prints the workbook as Excel's "black and white" does, which LibreOffice
@@ -427,7 +427,7 @@ func setName(f *excelize.File, name, sheet, refersTo string) error {
 
 func quoteSheet(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-var cellRef = regexp.MustCompile(`\$?([A-Za-z]{1,3})\$?([0-9]{1,7})`)
+var cellRef = lazyre.New(`\$?([A-Za-z]{1,3})\$?([0-9]{1,7})`)
 
 func absolute(sheet, ref string) string {
 	return quoteSheet(sheet) + "!" + cellRef.ReplaceAllStringFunc(ref, func(c string) string {
@@ -454,9 +454,9 @@ func gridlines(data []byte, sheets []string) ([]byte, error) {
 }
 
 var (
-	sheetEl = regexp.MustCompile(`<sheet\b[^>]*\bname="([^"]*)"[^>]*\br:id="([^"]*)"`)
-	relEl   = regexp.MustCompile(`<Relationship\b[^>]*\bId="([^"]*)"[^>]*\bTarget="([^"]*)"`)
-	relEl2  = regexp.MustCompile(`<Relationship\b[^>]*\bTarget="([^"]*)"[^>]*\bId="([^"]*)"`)
+	sheetEl = lazyre.New(`<sheet\b[^>]*\bname="([^"]*)"[^>]*\br:id="([^"]*)"`)
+	relEl   = lazyre.New(`<Relationship\b[^>]*\bId="([^"]*)"[^>]*\bTarget="([^"]*)"`)
+	relEl2  = lazyre.New(`<Relationship\b[^>]*\bTarget="([^"]*)"[^>]*\bId="([^"]*)"`)
 )
 
 // sheetFiles maps sheet names to their worksheet parts, from the workbook and its rels

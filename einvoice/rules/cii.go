@@ -424,7 +424,7 @@ func ciiModel() pattern {
 				if r := []rune(s); len(r) > 2 {
 					s = string(r[:2])
 				}
-				return vatPrefixCII[s] // CEN's CII list, which differs from UBL's (AN, SS)
+				return vatPrefixCII.has(s) // CEN's CII list, which differs from UBL's (AN, SS)
 			}),
 		}},
 	}

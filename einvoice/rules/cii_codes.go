@@ -60,14 +60,14 @@ func ciiCodes() pattern {
 		{at("ram:ExemptionReasonCode"), []assert{
 			a("BR-CL-22", func(n *N) bool {
 				v := n.Val()
-				return !containsSpace(v) && vatex[upper(v)]
+				return !containsSpace(v) && vatex.has(upper(v))
 			}),
 		}},
 		{atIf(hasAttr("unitCode"), "ram:BasisQuantity", "ram:BilledQuantity"), []assert{
 			a("BR-CL-23", attrCode("unitCode", rec20)),
 		}},
 		{atIf(hasAttr("mimeCode"), "ram:AttachmentBinaryObject"), []assert{
-			a("BR-CL-24", func(n *N) bool { return mime[rawAttr(n, "mimeCode")] }),
+			a("BR-CL-24", func(n *N) bool { return mime.has(rawAttr(n, "mimeCode")) }),
 		}},
 		{atIf(hasAttr("schemeID"), "ram:URIUniversalCommunication/ram:URIID"), []assert{
 			a("BR-CL-25", attrCode("schemeID", eas)),

@@ -1,9 +1,10 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // ciiSyntaxRule and ciiSyntaxAssert are the rows of the generated CII syntax table.
@@ -120,7 +121,7 @@ var ciiSyntaxContexts = sync.OnceValue(func() map[string]selector {
 	}
 }) // built on first use: a process that validates no CII pays nothing
 
-var date102 = regexp.MustCompile(`^\s*(\d{4})(1[0-2]|0[1-9]){1}(3[01]|[12][0-9]|0[1-9]){1}\s*$`)
+var date102 = lazyre.New(`^\s*(\d{4})(1[0-2]|0[1-9]){1}(3[01]|[12][0-9]|0[1-9]){1}\s*$`)
 
 // oneOfIDs: a party has an identifier (BT-29, BT-46, BT-60, BT-71) or a global one, not both.
 func oneOfIDs(party string) func(*N) bool {

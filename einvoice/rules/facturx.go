@@ -3,7 +3,6 @@ package rules
 import (
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/cii"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // isFacturX tells whether a CII document follows a Factur-X / ZUGFeRD profile (XRechnung
@@ -71,11 +71,11 @@ func facturXOff(version string, p einvoice.Profile, patterns []*compiled) map[st
 					// facturx_codes.go), not by CEN's; only the EN16931 profile is
 					// judged by CEN's rules as well.
 					off[a.id] = true
-				case strings.HasPrefix(a.id, "BR-") && !strings.HasPrefix(a.id, "BR-CL-") && !keep[a.id]:
+				case strings.HasPrefix(a.id, "BR-") && !strings.HasPrefix(a.id, "BR-CL-") && !keep.has(a.id):
 					off[a.id] = true
-				case strings.HasPrefix(a.id, "PEPPOL-") && !keep[a.id]:
+				case strings.HasPrefix(a.id, "PEPPOL-") && !keep.has(a.id):
 					off[a.id] = true
-				case strings.HasPrefix(a.id, "CII-") && !keep[a.id]:
+				case strings.HasPrefix(a.id, "CII-") && !keep.has(a.id):
 					// The profile Schematron checks few of the CII binding's syntax rules
 					// (EXTENDED goes beyond that binding; MINIMUM has none of its date
 					// rules): the others do not apply to the profile.
@@ -211,7 +211,7 @@ func facturXOwn() pattern {
 
 // dateTime205 is CCYYMMDDHHMM, the format 205 of UNTDID 2379, as the EXTENDED Schematron
 // matches it (its message says seconds; its pattern has none).
-var dateTime205 = regexp.MustCompile(`^\s*(\d{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])([01][0-9]|2[0-3])[0-5][0-9]\s*$`)
+var dateTime205 = lazyre.New(`^\s*(\d{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])([01][0-9]|2[0-3])[0-5][0-9]\s*$`)
 
 // hasText tells whether an element or one below it has text other than white space.
 func hasText(n *N) bool {
@@ -538,7 +538,7 @@ func facturXExtended(version string) pattern {
 			a("BR-FXEXT-03", func(n *N) bool { return rawAttr(n, "schemeID") == "VA" }),
 		}},
 		{at("//ram:ApplicableProductCharacteristic/ram:TypeCode"), []assert{
-			a("BR-FXEXT-04", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313[n.Val()] }),
+			a("BR-FXEXT-04", func(n *N) bool { return !containsSpace(n.Val()) && untdid6313.has(n.Val()) }),
 		}},
 	}
 	for _, f := range facturXExtendedCategories[:5] { // bound at the category code
@@ -601,7 +601,7 @@ var fxBase = sync.OnceValue(func() []*compiled {
 	for _, c := range ciiRules() {
 		p := make(pattern, len(c.rules))
 		for i, r := range c.rules {
-			p[i] = rule{r.selector, slices.DeleteFunc(slices.Clone(r.asserts), func(x assert) bool { return facturXVariantIDs[x.id] })}
+			p[i] = rule{r.selector, slices.DeleteFunc(slices.Clone(r.asserts), func(x assert) bool { return facturXVariantIDs.has(x.id) })}
 		}
 		out = append(out, compilePattern(p))
 	}
@@ -717,10 +717,10 @@ func facturXVariants(version string, p einvoice.Profile) []pattern {
 	var out []pattern
 	for _, r := range rules {
 		if p == einvoice.EN16931 {
-			r.asserts = slices.DeleteFunc(r.asserts, func(x assert) bool { return !facturXStricter[x.id] })
+			r.asserts = slices.DeleteFunc(r.asserts, func(x assert) bool { return !facturXStricter.has(x.id) })
 		}
 		for _, x := range r.asserts {
-			if !facturXVariantIDs[x.id] {
+			if !facturXVariantIDs.has(x.id) {
 				panic("rules: Factur-X variant " + x.id + " is not listed in facturXVariantIDs")
 			}
 		}

@@ -22,11 +22,21 @@ import (
 // rules (an element meets the first rule of a pattern whose context matches it), and the
 // code lists they test against.
 type fxSchematron struct {
-	profiles map[string][][]fxRule
-	lists    []string // codes separated by spaces; an assertion names its list from 1
+	// table builds the profiles' patterns, on first use: as a package variable the table
+	// was two thousand allocations at every start of the binary (#24).
+	table func() map[string][][]fxRule
+	lists []string // codes separated by spaces; an assertion names its list from 1
 
-	once sync.Once
-	sets []map[string]bool
+	once     sync.Once
+	sets     []*codes
+	profOnce sync.Once
+	profs    map[string][][]fxRule
+}
+
+// profiles is the patterns of each profile.
+func (s *fxSchematron) profiles() map[string][][]fxRule {
+	s.profOnce.Do(func() { s.profs = s.table() })
+	return s.profs
 }
 
 // fxRule is a rule context, a path from the root with predicates on some of its steps,
@@ -69,7 +79,7 @@ type fxAssert struct {
 }
 
 // codeSets are the version's code lists, built on first use.
-func (s *fxSchematron) codeSets() []map[string]bool {
+func (s *fxSchematron) codeSets() []*codes {
 	s.once.Do(func() {
 		for _, l := range s.lists {
 			s.sets = append(s.sets, codeSet(l))
@@ -98,7 +108,7 @@ func facturXStructure(version, profile string) []pattern {
 		return nil
 	}
 	var out []pattern
-	for _, rules := range s.profiles[profile] {
+	for _, rules := range s.profiles()[profile] {
 		var p pattern
 		for _, r := range rules {
 			var as []assert
@@ -159,7 +169,7 @@ func (s *fxSchematron) test(x fxAssert) func(*N) bool {
 			if x.attr != "" {
 				v = rawAttr(n, x.attr)
 			}
-			return v == "" || s.codeSets()[x.list-1][v]
+			return v == "" || s.codeSets()[x.list-1].has(v)
 		}
 	}
 	panic("rules: Factur-X assertion " + x.id + " tests nothing")
@@ -240,9 +250,19 @@ func stringValue(n *N) string {
 // they are based on D22B, not on the D16B schema CII-XSD checks (which the profiles turn
 // off), so without it a duplicated or misplaced element or an amount that is no number
 // passed where the official schema check fails. Nil for a version without the tables.
+// facturXTypes is each version's schema tables, built once when a profile's rules are
+// first compiled.
+var facturXTypes = map[string]func() map[string]map[string]xsdType{
+	facturX108: sync.OnceValue(facturXTypes108),
+	facturX107: sync.OnceValue(facturXTypes107),
+}
+
 func facturXSchema(version string, p einvoice.Profile) []pattern {
-	byVersion := map[string]map[string]map[string]xsdType{facturX108: facturXTypes108, facturX107: facturXTypes107}
-	types, ok := byVersion[version][string(p)]
+	tables, ok := facturXTypes[version]
+	if !ok {
+		return nil
+	}
+	types, ok := tables()[string(p)]
 	if !ok {
 		return nil
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"html/template"
 	"slices"
+	"sync"
 )
 
 // The report as a page for people: the failed rules first, then the counts of what passed.
-var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>E-invoice validation report</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;color:#1b1b1b}
@@ -30,6 +32,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#6
 {{end}}</tbody></table>{{end}}
 </body></html>
 `))
+})
 
 // HTML renders the report as a page, fatal failures first.
 func (r *Report) HTML() []byte {
@@ -55,7 +58,7 @@ func (r *Report) HTML() []byte {
 		}
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, struct {
+	if err := page().Execute(&b, struct {
 		*Report
 		Failed          []Result
 		Warnings, Notes int

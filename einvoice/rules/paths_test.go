@@ -41,7 +41,7 @@ func TestEveryPathCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	known := map[string]bool{}
-	for _, ts := range []map[string]xsdType{ublTypes, ciiTypes} {
+	for _, ts := range []map[string]xsdType{ublTypes(), ciiTypes()} {
 		for _, typ := range ts {
 			for _, p := range typ.kids {
 				_, local, _ := strings.Cut(p.name, ":")

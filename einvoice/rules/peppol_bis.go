@@ -1,12 +1,12 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/shopspring/decimal"
 )
 
@@ -207,26 +207,26 @@ func bisPercentOf(n *N, amount, base, percent string) bool {
 func bisUBLCodes() pattern {
 	return pattern{
 		{atIf(hasAttr("mimeCode"), "cbc:EmbeddedDocumentBinaryObject"), []assert{
-			a("PEPPOL-EN16931-CL001", func(n *N) bool { return bisMIME[rawAttr(n, "mimeCode")] }),
+			a("PEPPOL-EN16931-CL001", func(n *N) bool { return bisMIME.has(rawAttr(n, "mimeCode")) }),
 		}},
 		{atIf(func(n *N) bool { return bisAnyString(n.parent.All("cbc:ChargeIndicator"), "false") }, "cac:AllowanceCharge/cbc:AllowanceChargeReasonCode"), []assert{
-			a("PEPPOL-EN16931-CL002", func(n *N) bool { return bisUNCL5189[n.Val()] }),
+			a("PEPPOL-EN16931-CL002", func(n *N) bool { return bisUNCL5189.has(n.Val()) }),
 		}},
 		{atIf(func(n *N) bool { return bisAnyString(n.parent.All("cbc:ChargeIndicator"), "true") }, "cac:AllowanceCharge/cbc:AllowanceChargeReasonCode"), []assert{
-			a("PEPPOL-EN16931-CL003", func(n *N) bool { return bisUNCL7161[n.Val()] }),
+			a("PEPPOL-EN16931-CL003", func(n *N) bool { return bisUNCL7161.has(n.Val()) }),
 		}},
 		{at("cac:InvoicePeriod/cbc:DescriptionCode"), []assert{
-			a("PEPPOL-EN16931-CL006", func(n *N) bool { return bisUNCL2005[n.Val()] }),
+			a("PEPPOL-EN16931-CL006", func(n *N) bool { return bisUNCL2005.has(n.Val()) }),
 		}},
 		{at(append(strings.Fields(bisAmountsR051), "cbc:TaxAmount")...), []assert{
-			a("PEPPOL-EN16931-CL007", func(n *N) bool { return bisISO4217[rawAttr(n, "currencyID")] }),
+			a("PEPPOL-EN16931-CL007", func(n *N) bool { return bisISO4217.has(rawAttr(n, "currencyID")) }),
 		}},
 		{at("cbc:InvoiceTypeCode"), []assert{
-			a("PEPPOL-EN16931-P0100", func(n *N) bool { return bisProfileUBL(n) != "01" || bisInvoiceTypesUBL[n.Val()] }),
+			a("PEPPOL-EN16931-P0100", func(n *N) bool { return bisProfileUBL(n) != "01" || bisInvoiceTypesUBL.has(n.Val()) }),
 			a("PEPPOL-EN16931-P0112", func(n *N) bool { return n.Val() != "326" && n.Val() != "384" || bisBothDE(n) }),
 		}},
 		{at("cbc:CreditNoteTypeCode"), []assert{
-			a("PEPPOL-EN16931-P0101", func(n *N) bool { return bisProfileUBL(n) != "01" || bisCreditNoteTypesUBL[n.Val()] }),
+			a("PEPPOL-EN16931-P0101", func(n *N) bool { return bisProfileUBL(n) != "01" || bisCreditNoteTypesUBL.has(n.Val()) }),
 		}},
 		{at("cbc:IssueDate", "cbc:DueDate", "cbc:TaxPointDate", "cbc:StartDate", "cbc:EndDate", "cbc:ActualDeliveryDate"), []assert{
 			a("PEPPOL-EN16931-F001", func(n *N) bool {
@@ -236,7 +236,7 @@ func bisUBLCodes() pattern {
 			}),
 		}},
 		{atIf(hasAttr("schemeID"), "cbc:EndpointID"), []assert{
-			a("PEPPOL-EN16931-CL008", func(n *N) bool { return bisEAS[rawAttr(n, "schemeID")] }),
+			a("PEPPOL-EN16931-CL008", func(n *N) bool { return bisEAS.has(rawAttr(n, "schemeID")) }),
 		}},
 		bisExemption("G", "PEPPOL-EN16931-P0104", "G"),
 		bisExemption("O", "PEPPOL-EN16931-P0105", "O"),
@@ -266,7 +266,7 @@ func bisAnyString(ns []*N, v string) bool {
 	return Any(ns, func(m *N) bool { return m.RawText() == v })
 }
 
-var bisProfileRE = regexp.MustCompile(`urn:fdc:peppol.eu:2017:poacc:billing:([0-9]{2}):1.0`)
+var bisProfileRE = lazyre.New(`urn:fdc:peppol.eu:2017:poacc:billing:([0-9]{2}):1.0`)
 
 // bisProfile is the official $profile: the process number (the seventh ':' part) of a
 // business process identifier (BT-23) of the Peppol form, else "Unknown".
@@ -677,19 +677,19 @@ func bisCIICodes() pattern {
 	}
 	return pattern{
 		{atIf(hasAttr("mimeCode"), "ram:AttachmentBinaryObject"), []assert{
-			a("PEPPOL-EN16931-CL001", func(n *N) bool { return bisMIME[rawAttr(n, "mimeCode")] }),
+			a("PEPPOL-EN16931-CL001", func(n *N) bool { return bisMIME.has(rawAttr(n, "mimeCode")) }),
 		}},
 		{atIf(indicatorIs("false"), "ram:SpecifiedTradeAllowanceCharge/ram:ReasonCode"), []assert{
-			a("PEPPOL-EN16931-CL002", func(n *N) bool { return bisUNCL5189[n.Val()] }),
+			a("PEPPOL-EN16931-CL002", func(n *N) bool { return bisUNCL5189.has(n.Val()) }),
 		}},
 		{atIf(indicatorIs("true"), "ram:SpecifiedTradeAllowanceCharge/ram:ReasonCode"), []assert{
-			a("PEPPOL-EN16931-CL003", func(n *N) bool { return bisUNCL7161[n.Val()] }),
+			a("PEPPOL-EN16931-CL003", func(n *N) bool { return bisUNCL7161.has(n.Val()) }),
 		}},
 		{atIf(hasAttr("currencyID"), "ram:TaxTotalAmount"), []assert{
-			a("PEPPOL-EN16931-CL007", func(n *N) bool { return bisISO4217[rawAttr(n, "currencyID")] }),
+			a("PEPPOL-EN16931-CL007", func(n *N) bool { return bisISO4217.has(rawAttr(n, "currencyID")) }),
 		}},
 		{at("ram:ExchangedDocument/ram:TypeCode"), []assert{
-			a("PEPPOL-EN16931-P0100", func(n *N) bool { return bisProfileCII(n) != "01" || bisDocumentTypesCII[n.Val()] }),
+			a("PEPPOL-EN16931-P0100", func(n *N) bool { return bisProfileCII(n) != "01" || bisDocumentTypesCII.has(n.Val()) }),
 		}},
 		{at("udt:DateTimeString"), []assert{
 			a("PEPPOL-EN16931-F001", func(n *N) bool {
@@ -698,12 +698,12 @@ func bisCIICodes() pattern {
 			}),
 		}},
 		{at("ram:BuyerTradeParty/ram:URIUniversalCommunication/ram:URIID", "ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID"), []assert{
-			a("PEPPOL-EN16931-CL008", func(n *N) bool { v, ok := attrRaw(n, "schemeID"); return ok && bisEAS[v] }),
+			a("PEPPOL-EN16931-CL008", func(n *N) bool { v, ok := attrRaw(n, "schemeID"); return ok && bisEAS.has(v) }),
 		}},
 	}
 }
 
-var bisDate102 = regexp.MustCompile(`20[0-9]{6}`)
+var bisDate102 = lazyre.New(`20[0-9]{6}`)
 
 // The code lists of Peppol BIS 3.0.19, as its Schematron restricts them.
 var (

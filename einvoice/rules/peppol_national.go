@@ -2,12 +2,13 @@ package rules
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // The national rules of Peppol BIS Billing 3.0 (DE-R, DK-R, GR-R, GR-S, IS-R, IT-R, NL-R,
@@ -114,7 +115,7 @@ func natSubstring(s string, start, length int) string {
 func natFrom(s string, start int) string { return natSubstring(s, start, math.MaxInt-start) }
 
 // natTokenize is tokenize($s, $re): nothing for an empty string.
-func natTokenize(s string, re *regexp.Regexp) []string {
+func natTokenize(s string, re *lazyre.Regexp) []string {
 	if s == "" {
 		return nil
 	}
@@ -130,7 +131,7 @@ func natItem(seq []string, i int) (string, bool) {
 }
 
 // natDoubleLex is the lexical space of xs:double.
-var natDoubleLex = regexp.MustCompile(`^([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN)$`)
+var natDoubleLex = lazyre.New(`^([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN)$`)
 
 // natDouble casts a string to xs:double (white space around it is ignored); ok is false
 // when the cast fails, which is a dynamic error in XPath.
@@ -315,7 +316,7 @@ func natTaxSchemes(party *N, scheme string) []*N {
 	return Where(party.All("cac:PartyTaxScheme"), func(s *N) bool { return s.Str("cac:TaxScheme/cbc:ID") == scheme })
 }
 
-var natNOVAT = regexp.MustCompile(`^[0-9]{9}MVA$`)
+var natNOVAT = lazyre.New(`^[0-9]{9}MVA$`)
 
 // natNOVATOK is NO-R-001: a VAT identifier starting with NO is NO, nine digits that pass
 // MOD11, and MVA.
@@ -430,7 +431,7 @@ func natDKPaymentAsserts(read func(n *N) natDKPayment) []assert {
 	}
 }
 
-var natDKGiro = regexp.MustCompile(`^[0-9]{7,8}$`)
+var natDKGiro = lazyre.New(`^[0-9]{7,8}$`)
 
 func natUBLDenmark() pattern {
 	dk := natUBLCountryRaw("cac:AccountingSupplierParty", "DK")
@@ -476,7 +477,7 @@ func natUBLDenmark() pattern {
 
 // ITALY
 
-var natITTaxID = regexp.MustCompile(`^[A-Z0-9]{11,16}$`)
+var natITTaxID = lazyre.New(`^[A-Z0-9]{11,16}$`)
 
 func natUBLItaly() pattern {
 	it := func(n *N) bool { return natUBLSupplierCountry(n) == "IT" }
@@ -587,12 +588,12 @@ func natUBLSweden() pattern {
 // GREECE
 
 var (
-	natGRSegments = regexp.MustCompile(`\|`)
-	natGRDate     = regexp.MustCompile(`^(0?[1-9]|[12][0-9]|3[01])[-\\/ ]?(0?[1-9]|1[0-2])[-\\/ ]?(19|20)[0-9]{2}`)
-	natSlash      = regexp.MustCompile(`/`)
-	natDash       = regexp.MustCompile(`-`)
-	natGRMark     = regexp.MustCompile(`^[1-9]([0-9]*)`)
-	natInteger    = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	natGRSegments = lazyre.New(`\|`)
+	natGRDate     = lazyre.New(`^(0?[1-9]|[12][0-9]|3[01])[-\\/ ]?(0?[1-9]|1[0-2])[-\\/ ]?(19|20)[0-9]{2}`)
+	natSlash      = lazyre.New(`/`)
+	natDash       = lazyre.New(`-`)
+	natGRMark     = lazyre.New(`^[1-9]([0-9]*)`)
+	natInteger    = lazyre.New(`^[+-]?[0-9]+$`)
 	// natGRDocumentTypes is tokenize('1.1 1.6 2.1 2.4 5.1 5.2 ', '\s'), whose last token is "".
 	natGRDocumentTypes = codeSet("1.1 1.6 2.1 2.4 5.1 5.2")
 )
@@ -669,7 +670,7 @@ func natUBLGreekSender() pattern {
 			}),
 			a("GR-R-001-5", func(n *N) bool {
 				s, ok := natGreekSegment(n, 4)
-				return ok && norm(s) != "" && natGRDocumentTypes[s]
+				return ok && norm(s) != "" && natGRDocumentTypes.has(s)
 			}),
 			a("GR-R-001-6", func(n *N) bool { s, _ := natGreekSegment(n, 5); return natLen(s) > 0 }),
 			a("GR-R-001-7", func(n *N) bool { s, _ := natGreekSegment(n, 6); return natLen(s) > 0 }),
@@ -835,7 +836,7 @@ func natUBLNetherlands() pattern {
 			}),
 		}},
 		{atIf(both, "cac:PaymentMeans"), []assert{
-			a("NL-R-008", func(n *N) bool { return natNLMeans[n.Str("cbc:PaymentMeansCode")] }),
+			a("NL-R-008", func(n *N) bool { return natNLMeans.has(n.Str("cbc:PaymentMeansCode")) }),
 		}},
 		{atIf(nl, "cac:OrderLineReference/cbc:LineID"), []assert{
 			a("NL-R-009", func(n *N) bool { return n.doc.root.Has("cac:OrderReference/cbc:ID") }),
@@ -846,12 +847,12 @@ func natUBLNetherlands() pattern {
 // GERMANY
 
 var (
-	natDESkonto    = regexp.MustCompile(`#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`)
-	natDELines     = regexp.MustCompile(`(\r?\n)`)
-	natDETags      = regexp.MustCompile(`#[^\r\n]+#`) // XPath's . takes neither \n nor \r
-	natDEAfterTags = regexp.MustCompile(`^[ \t\r\n]*\n`)
-	natDEEmail     = regexp.MustCompile("^[a-zA-Z0-9!#$%&\"*+/=?^_`{|}~-]+(\\.[a-zA-Z0-9!#$%&\"*+/=?^_`{|}~-]+)*@([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$")
-	natDEPhone     = regexp.MustCompile(`.*([0-9].*){3,}.*`)
+	natDESkonto    = lazyre.New(`#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`)
+	natDELines     = lazyre.New(`(\r?\n)`)
+	natDETags      = lazyre.New(`#[^\r\n]+#`) // XPath's . takes neither \n nor \r
+	natDEAfterTags = lazyre.New(`^[ \t\r\n]*\n`)
+	natDEEmail     = lazyre.New("^[a-zA-Z0-9!#$%&\"*+/=?^_`{|}~-]+(\\.[a-zA-Z0-9!#$%&\"*+/=?^_`{|}~-]+)*@([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$")
+	natDEPhone     = lazyre.New(`.*([0-9].*){3,}.*`)
 	natDETypes     = []string{"326", "380", "384", "389", "381", "875", "876", "877"}
 	natDEVATCodes  = []string{"S", "Z", "E", "AE", "K", "G", "L", "M"}
 )
@@ -1194,7 +1195,7 @@ func natCIINetherlands() pattern {
 	credit := codeSet("81 83 381 396 532")
 	const root = "/rsm:CrossIndustryInvoice/"
 	return pattern{
-		{atIf(func(n *N) bool { return credit[n.Str("ram:TypeCode")] && nl(n) }, root+"rsm:ExchangedDocument"), []assert{
+		{atIf(func(n *N) bool { return credit.has(n.Str("ram:TypeCode")) && nl(n) }, root+"rsm:ExchangedDocument"), []assert{
 			a("NL-R-001", has("//ram:ApplicableHeaderTradeSettlement/ram:InvoiceReferencedDocument/ram:IssuerAssignedID")),
 		}},
 		{atIf(nl, root+natAgreement+"/ram:SellerTradeParty/ram:PostalTradeAddress"), []assert{a("NL-R-002", address)}},
@@ -1214,7 +1215,7 @@ func natCIINetherlands() pattern {
 			}),
 		}},
 		{atIf(both, root+natSettlement+"/ram:SpecifiedTradeSettlementPaymentMeans"), []assert{
-			a("NL-R-008", func(n *N) bool { return natNLMeans[n.Str("ram:TypeCode")] }),
+			a("NL-R-008", func(n *N) bool { return natNLMeans.has(n.Str("ram:TypeCode")) }),
 		}},
 		{atIf(nl, "rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:BuyerOrderReferencedDocument/ram:LineID"), []assert{
 			a("NL-R-009", func(n *N) bool {

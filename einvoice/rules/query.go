@@ -309,17 +309,35 @@ func decimals(s string) int {
 	return len(frac)
 }
 
+// codes is a code list. Its set is built on first use: the package declares dozens of
+// lists (UNECE's units alone hold about 2,000 codes), and building them all when the
+// package loads was most of what `papierkram xrechnung validate FILE` spent before it read
+// the file (#24), while one rule set needs only some of them.
+type codes struct {
+	list string
+	once sync.Once
+	set  map[string]bool
+}
+
 // codeSet makes a code list from its space-separated codes.
-func codeSet(codes string) map[string]bool {
-	m := map[string]bool{}
-	for c := range strings.FieldsSeq(codes) {
-		m[c] = true
-	}
-	return m
+func codeSet(list string) *codes { return &codes{list: list} }
+
+// has reports whether v is one of the codes.
+func (c *codes) has(v string) bool { return c.codes()[v] }
+
+// codes is the set of the list's codes.
+func (c *codes) codes() map[string]bool {
+	c.once.Do(func() {
+		c.set = map[string]bool{}
+		for code := range strings.FieldsSeq(c.list) {
+			c.set[code] = true
+		}
+	})
+	return c.set
 }
 
 // inList is the code list test: one code without spaces, in the list.
-func inList(list map[string]bool, v string) bool { return list[v] }
+func inList(list *codes, v string) bool { return list.has(v) }
 
 func upper(s string) string       { return strings.ToUpper(s) }
 func containsSpace(s string) bool { return strings.Contains(s, " ") }

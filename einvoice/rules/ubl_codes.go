@@ -3,12 +3,12 @@ package rules
 import "strings"
 
 // code tests the element's normalised text against a list.
-func code(list map[string]bool) func(*N) bool {
+func code(list *codes) func(*N) bool {
 	return func(n *N) bool { return inList(list, n.Val()) }
 }
 
 // attrCode tests an attribute's normalised value against a list.
-func attrCode(attr string, list map[string]bool) func(*N) bool {
+func attrCode(attr string, list *codes) func(*N) bool {
 	return func(n *N) bool { v, _ := n.AttrVal(attr); return inList(list, v) }
 }
 
@@ -86,14 +86,14 @@ func ublCodes() pattern {
 		{at("cbc:TaxExemptionReasonCode"), []assert{
 			a("BR-CL-22", func(n *N) bool {
 				v := n.Val()
-				return !strings.Contains(v, " ") && vatex[strings.ToUpper(v)]
+				return !strings.Contains(v, " ") && vatex.has(strings.ToUpper(v))
 			}),
 		}},
 		{atIf(hasAttr("unitCode"), "cbc:InvoicedQuantity", "cbc:BaseQuantity", "cbc:CreditedQuantity"), []assert{
 			a("BR-CL-23", attrCode("unitCode", rec20)),
 		}},
 		{atIf(hasAttr("mimeCode"), "cbc:EmbeddedDocumentBinaryObject"), []assert{
-			a("BR-CL-24", func(n *N) bool { return mime[rawAttr(n, "mimeCode")] }),
+			a("BR-CL-24", func(n *N) bool { return mime.has(rawAttr(n, "mimeCode")) }),
 		}},
 		{atIf(hasAttr("schemeID"), "cbc:EndpointID"), []assert{
 			a("BR-CL-25", attrCode("schemeID", eas)),

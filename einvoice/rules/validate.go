@@ -48,13 +48,14 @@ func xrechnungCIIRules(guideline string) []*compiled {
 
 var (
 	ublRules = sync.OnceValue(func() []*compiled {
+		ubl := ublTypes()
 		return compileAll(ublModel(), ublSyntax(), ublCodes(),
-			schemaPattern("UBL-XSD", newSchemaCheck(ublTypes, "ubl:Invoice", "ubl:InvoiceType"), newSchemaCheck(ublTypes, "cn:CreditNote", "cn:CreditNoteType")))
+			schemaPattern("UBL-XSD", newSchemaCheck(ubl, "ubl:Invoice", "ubl:InvoiceType"), newSchemaCheck(ubl, "cn:CreditNote", "cn:CreditNoteType")))
 	})
 	ublModelRules = sync.OnceValue(func() []*compiled { return compileAll(ublModel(), ublCodes()) })
 	ciiRules      = sync.OnceValue(func() []*compiled {
 		return compileAll(ciiModel(), ciiSyntax(), ciiCodes(),
-			schemaPattern("CII-XSD", newSchemaCheck(ciiTypes, "rsm:CrossIndustryInvoice", "rsm:CrossIndustryInvoiceType")))
+			schemaPattern("CII-XSD", newSchemaCheck(ciiTypes(), "rsm:CrossIndustryInvoice", "rsm:CrossIndustryInvoiceType")))
 	})
 	// XRechnung rule sets by guideline (CIUS, extension, CVD).
 	xrUBLRules, xrCIIRules sync.Map // guideline → []*compiled

@@ -2,13 +2,13 @@ package rules
 
 import (
 	"math/big"
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 // XRechnung 3.0 guideline ids (BT-24): the CIUS, its extension and the Clean Vehicles
@@ -21,14 +21,14 @@ const (
 
 // The formats XRechnung prescribes for free text fields.
 var (
-	skonto    = regexp.MustCompile(`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`)
-	skontoTag = regexp.MustCompile(`#.+#`)
-	afterTags = regexp.MustCompile(`^\s*\n`)
-	email     = regexp.MustCompile(`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`)
-	telephone = regexp.MustCompile(`.*([0-9].*){3,}.*`)
-	uri       = regexp.MustCompile(`^([a-zA-Z])([a-zA-Z0-9+.-])+:.*`)
-	iban      = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{0,30}$`)
-	spaces    = regexp.MustCompile(`[ \n\r\t\s]`)
+	skonto    = lazyre.New(`(^|\r?\n)#(SKONTO)#TAGE=([0-9]+#PROZENT=[0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$`)
+	skontoTag = lazyre.New(`#.+#`)
+	afterTags = lazyre.New(`^\s*\n`)
+	email     = lazyre.New(`^[^@\s]+@([^@.\s]+\.)+[^@.\s]+$`)
+	telephone = lazyre.New(`.*([0-9].*){3,}.*`)
+	uri       = lazyre.New(`^([a-zA-Z])([a-zA-Z0-9+.-])+:.*`)
+	iban      = lazyre.New(`^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{0,30}$`)
+	spaces    = lazyre.New(`[ \n\r\t\s]`)
 )
 
 // The identifier schemes the XRechnung extension adds (DiGA), and the CVD classification.
@@ -146,7 +146,7 @@ func xrUBL(guideline string) []pattern {
 	g := strings.TrimSpace(guideline)
 	ext, cvd := g == xrExtension, g == xrCVD
 	vatCodes := codeSet("S Z E AE K G L M")
-	codeIn := func(ns []*N) bool { return Any(ns, func(m *N) bool { return vatCodes[m.Text] }) }
+	codeIn := func(ns []*N) bool { return Any(ns, func(m *N) bool { return vatCodes.has(m.Text) }) }
 	typeCodes := codeSet("326 380 384 389 381 875 876 877")
 	meansIn := func(codes ...string) func(*N) bool {
 		return func(pm *N) bool {
@@ -177,7 +177,7 @@ func xrUBL(guideline string) []pattern {
 				return n.Has("cac:TaxRepresentativeParty") || !blank(n, "cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID")
 			}),
 			a("BR-DE-17", func(n *N) bool {
-				return typeCodes[n.Str("cbc:InvoiceTypeCode")] || typeCodes[n.Str("cbc:CreditNoteTypeCode")]
+				return typeCodes.has(n.Str("cbc:InvoiceTypeCode")) || typeCodes.has(n.Str("cbc:CreditNoteTypeCode"))
 			}),
 			a("BR-DE-18", func(n *N) bool {
 				note := n.One("cac:PaymentTerms/cbc:Note")
@@ -263,11 +263,11 @@ func xrUBL(guideline string) []pattern {
 	}
 	out := []pattern{main}
 	if ext {
-		extCodes := func(attr string, lists ...map[string]bool) func(*N) bool {
+		extCodes := func(attr string, lists ...*codes) func(*N) bool {
 			return func(n *N) bool {
 				v, _ := n.AttrVal(attr)
 				for _, l := range lists {
-					if l[v] {
+					if l.has(v) {
 						return true
 					}
 				}
@@ -277,7 +277,7 @@ func xrUBL(guideline string) []pattern {
 		out = append(out, pattern{
 			{at("cbc:EmbeddedDocumentBinaryObject"), []assert{
 				a("BR-DEX-01", func(n *N) bool {
-					return mime[rawAttr(n, "mimeCode")] || rawAttr(n, "mimeCode") == "application/xml"
+					return mime.has(rawAttr(n, "mimeCode")) || rawAttr(n, "mimeCode") == "application/xml"
 				}),
 			}},
 			{at("/ubl:Invoice", "/cn:CreditNote"), []assert{
@@ -371,12 +371,12 @@ func xrUBL(guideline string) []pattern {
 			{at("cac:InvoiceLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode", "cac:CreditNoteLine/cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode"), []assert{
 				a("BR-TMP-CVD-01", func(n *N) bool {
 					v, _ := n.AttrVal("listID")
-					return v == "CVD" || untdid7143[v]
+					return v == "CVD" || untdid7143.has(v)
 				}),
-				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
+				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles.has(n.Val()) }),
 			}},
 			{atIf(cva, "cac:InvoiceLine/cac:Item/cac:AdditionalItemProperty", "cac:CreditNoteLine/cac:Item/cac:AdditionalItemProperty"), []assert{
-				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes[n.Str("cbc:Value")] }),
+				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes.has(n.Str("cbc:Value")) }),
 			}},
 		})
 	}

@@ -20,7 +20,7 @@ func xrCII(guideline string) []pattern {
 	}
 	meansIn := func(codes ...string) func(*N) bool {
 		set := codeSet(strings.Join(codes, " "))
-		return func(pm *N) bool { return Any(pm.All("ram:TypeCode"), func(c *N) bool { return set[c.Val()] }) }
+		return func(pm *N) bool { return Any(pm.All("ram:TypeCode"), func(c *N) bool { return set.has(c.Val()) }) }
 	}
 	debit := func(pm *N) bool {
 		return pm.Has(root+st+"/ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID") || pm.Has(root+st+"/ram:CreditorReferenceID") || pm.Has("ram:PayerPartyDebtorFinancialAccount/ram:IBANID")
@@ -37,7 +37,7 @@ func xrCII(guideline string) []pattern {
 			a("BR-DE-15", func(n *N) bool { return !blank(n, ciiAgreement+"/ram:BuyerReference") }),
 			a("BR-DE-16", func(n *N) bool {
 				lineTaxes := n.All(ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax")
-				used := anyText(flatten(lineTaxes, "ram:TypeCode"), "VAT") && Any(flatten(lineTaxes, "ram:CategoryCode"), func(c *N) bool { return vatCodes[c.Text] })
+				used := anyText(flatten(lineTaxes, "ram:TypeCode"), "VAT") && Any(flatten(lineTaxes, "ram:CategoryCode"), func(c *N) bool { return vatCodes.has(c.Text) })
 				acTaxes := n.All(ciiSettlement + "/ram:SpecifiedTradeAllowanceCharge/ram:CategoryTradeTax")
 				// The official test compares the CategoryTradeTax element's own text with
 				// 'VAT', which never holds; allowances and charges do not count.
@@ -51,7 +51,7 @@ func xrCII(guideline string) []pattern {
 				})
 				return len(ids) > 0 || n.Has(ciiAgreement+"/ram:SellerTaxRepresentativeTradeParty")
 			}),
-			a("BR-DE-17", func(n *N) bool { return typeCodes[n.Str("rsm:ExchangedDocument/ram:TypeCode")] }),
+			a("BR-DE-17", func(n *N) bool { return typeCodes.has(n.Str("rsm:ExchangedDocument/ram:TypeCode")) }),
 			a("BR-DE-18", func(n *N) bool {
 				d := n.One(ciiSettlement + "/ram:SpecifiedTradePaymentTerms/ram:Description")
 				return d == nil || skontoOK(d.RawText())
@@ -168,11 +168,11 @@ func xrCII(guideline string) []pattern {
 	}
 	out := []pattern{main}
 	if ext {
-		extList := func(lists ...map[string]bool) func(*N) bool {
+		extList := func(lists ...*codes) func(*N) bool {
 			return func(n *N) bool {
 				v, _ := n.AttrVal("schemeID")
 				for _, l := range lists {
-					if !strings.Contains(v, " ") && l[v] {
+					if !strings.Contains(v, " ") && l.has(v) {
 						return true
 					}
 				}
@@ -200,7 +200,7 @@ func xrCII(guideline string) []pattern {
 			}},
 			{at("ram:AttachmentBinaryObject"), []assert{
 				a("BR-DEX-01", func(n *N) bool {
-					return mime[rawAttr(n, "mimeCode")] || rawAttr(n, "mimeCode") == "application/xml"
+					return mime.has(rawAttr(n, "mimeCode")) || rawAttr(n, "mimeCode") == "application/xml"
 				}),
 			}},
 		})
@@ -227,12 +227,12 @@ func xrCII(guideline string) []pattern {
 			{at(root + ciiTx + "/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:DesignatedProductClassification/ram:ClassCode"), []assert{
 				a("BR-TMP-CVD-01", func(n *N) bool {
 					v, _ := n.AttrVal("listID")
-					return v == "CVD" || untdid7143[v]
+					return v == "CVD" || untdid7143.has(v)
 				}),
-				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles[n.Val()] }),
+				a("BR-DE-CVD-04", func(n *N) bool { v, _ := n.AttrVal("listID"); return v != "CVD" || cvdVehicles.has(n.Val()) }),
 			}},
 			{atIf(cvaChar, root+ciiTx+"/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:ApplicableProductCharacteristic"), []assert{
-				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes[n.Str("ram:Value")] }),
+				a("BR-DE-CVD-05", func(n *N) bool { return cvaCodes.has(n.Str("ram:Value")) }),
 			}},
 			{at(root + ciiAgreement), []assert{
 				a("BR-DE-CVD-01", func(n *N) bool { return !blank(n, "ram:ContractReferencedDocument/ram:IssuerAssignedID") }),

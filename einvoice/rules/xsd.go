@@ -2,10 +2,11 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
 )
 
 //go:generate go run ./internal/xsdgen -schemas ../../../shared/corpus/schemas/cii-d16b -out xsd_cii_gen.go
@@ -42,31 +43,37 @@ type particle struct {
 // part of schema validation the binding rules leave out.
 type schemaCheck struct {
 	types   map[string]xsdType
-	names   map[string]name   // prefix:local → namespace and local name
-	kids    map[string][]name // type → its particles' names, resolved
+	kids    sync.Map // type → its particles' names, resolved ([]name) when first met
 	root    name
 	rootT   string
 	memoKey string
 }
 
 func newSchemaCheck(types map[string]xsdType, root, rootType string) *schemaCheck {
-	s := &schemaCheck{types: types, names: map[string]name{}, kids: map[string][]name{}, rootT: rootType}
+	s := &schemaCheck{types: types, rootT: rootType}
 	// One memo per check: CII D16B and the Factur-X profiles name their root type alike.
 	s.memoKey = fmt.Sprintf("xsd-types:%s:%p", rootType, s)
-	resolve := func(q string) name {
-		c := compile(q)
-		return c.steps[0].name
-	}
-	s.root = resolve(root)
-	for typ, t := range types {
-		for _, p := range t.kids {
-			if _, ok := s.names[p.name]; !ok {
-				s.names[p.name] = resolve(p.name)
-			}
-			s.kids[typ] = append(s.kids[typ], s.names[p.name])
-		}
-	}
+	s.root = resolveName(root)
 	return s
+}
+
+// resolveName is a prefixed name's namespace and local name.
+func resolveName(q string) name { return compile(q).steps[0].name }
+
+// kidsOf is a type's particles' names, resolved when a document first has the type: a
+// schema has hundreds of types and an invoice uses a few dozen, and resolving them all
+// was most of the time a one-file validation spends on its rule set (#24).
+func (s *schemaCheck) kidsOf(typ string) []name {
+	if v, ok := s.kids.Load(typ); ok {
+		return v.([]name)
+	}
+	t := s.types[typ]
+	kids := make([]name, len(t.kids))
+	for i, p := range t.kids {
+		kids[i] = resolveName(p.name)
+	}
+	v, _ := s.kids.LoadOrStore(typ, kids)
+	return v.([]name)
 }
 
 // nodeType is an element's schema type: its content model, or an XSD built-in ("xsd:...").
@@ -87,7 +94,7 @@ func (s *schemaCheck) typeOf(d *document) []*nodeType {
 		if nt, ok := byName[typ]; ok {
 			return nt
 		}
-		nt := &nodeType{name: typ, kids: s.kids[typ]}
+		nt := &nodeType{name: typ, kids: s.kidsOf(typ)}
 		if t, ok := s.types[typ]; ok {
 			nt.model = &t
 		}
@@ -191,7 +198,7 @@ func (s *schemaCheck) problem(n *N) string {
 	return ""
 }
 
-var xsdDateTime = regexp.MustCompile(`^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$`)
+var xsdDateTime = lazyre.New(`^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$`)
 
 // checkSimple checks a value against an XSD built-in type.
 func checkSimple(n *N, base string) string {

@@ -2,7 +2,7 @@ package ubl
 
 import (
 	"context"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 
 	"github.com/shopspring/decimal"
 
@@ -125,7 +125,7 @@ func fitsUBL(inv *einvoice.Invoice) error {
 }
 
 // notePrefix is the UBL convention for BT-21: "#AAI#text".
-var notePrefix = regexp.MustCompile(`^#([A-Z]{3})#`)
+var notePrefix = lazyre.New(`^#([A-Z]{3})#`)
 
 func bind(c *xmlc.Codec, inv *einvoice.Invoice, credit bool) {
 	c.Text("cbc:CustomizationID", &inv.Specification)

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"embed"
 	"encoding/base64"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"html/template"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -33,7 +33,9 @@ type Options struct {
 //go:embed page.html
 var files embed.FS
 
-var page = template.Must(template.New("page.html").Option("missingkey=error").ParseFS(files, "page.html"))
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page.html").Option("missingkey=error").ParseFS(files, "page.html"))
+})
 
 // labelsBy holds each language's labels as the map the template reads.
 var labelsBy = sync.OnceValue(func() [3]map[string]string {
@@ -87,7 +89,7 @@ func HTML(inv *einvoice.Invoice, o Options) ([]byte, error) {
 	p := build(inv, o, f)
 	var b bytes.Buffer
 	b.Grow(32 << 10)
-	if err := page.Execute(&b, p); err != nil {
+	if err := page().Execute(&b, p); err != nil {
 		// The template is ours and the data plain strings: a failure is a bug.
 		return nil, fault.Wrap(fault.Internal, err, "rendering the invoice view")
 	}
@@ -511,7 +513,7 @@ func isWebLink(s string) bool {
 	return u.Scheme == "http" || u.Scheme == "https"
 }
 
-var mimeRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,63}/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,63}$`)
+var mimeRE = lazyre.New(`^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,63}/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,63}$`)
 
 // safeMIME is the attachment's type for its data: URI: a well-formed type that a browser
 // will not run as a document (HTML, SVG, XML or script), else application/octet-stream.

@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"io"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,7 +286,7 @@ func checkEncoding(head []byte) error {
 	return fmt.Errorf("is in the encoding %q; save it as UTF-8", m[2])
 }
 
-var encodingDecl = regexp.MustCompile(`encoding\s*=\s*(["'])([^"']*)(["'])`)
+var encodingDecl = lazyre.New(`encoding\s*=\s*(["'])([^"']*)(["'])`)
 
 // edit replaces doc[start:end].
 type edit struct {
@@ -583,7 +583,7 @@ func (c *cleaner) dangerousRelationship(ev xmlEvent) bool {
 }
 
 // schemeRE is a URI scheme, or a drive letter.
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+var schemeRE = lazyre.New(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
 
 // absoluteTarget: a relationship target that is not a part name (relative or
 // "/word/media/..."): a URL, a UNC or Windows path.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -110,7 +111,7 @@ func (s *Server) docs(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	docsPage.Execute(w, map[string]any{"Title": oapi.Info.Title, "Version": oapi.Info.Version, "Description": oapi.Info.Description, "Groups": groups, "Codes": codes})
+	docsPage().Execute(w, map[string]any{"Title": oapi.Info.Title, "Version": oapi.Info.Version, "Description": oapi.Info.Description, "Groups": groups, "Codes": codes})
 }
 
 func toString(v any) string {
@@ -123,7 +124,8 @@ func toString(v any) string {
 	}
 }
 
-var docsPage = template.Must(template.New("docs").Parse(`<!doctype html>
+var docsPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("docs").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} {{.Version}}</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -152,3 +154,4 @@ small{color:#666}
 {{range .Codes}}<tr id="problem-{{.Code}}"><td><code>{{.Code}}</code></td><td>{{.Status}}</td><td>{{.Meaning}}</td></tr>{{end}}
 </table></body></html>
 `))
+})

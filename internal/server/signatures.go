@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/asn1"
 	"encoding/hex"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +65,7 @@ var (
 		{Name: "pdf", Doc: "The PDF.", File: true, Required: true, Types: []string{"application/pdf"}},
 		{Name: "certificate", Doc: "The PKCS#12 file.", File: true, Required: true, Types: []string{"application/x-pkcs12"}},
 	}
-	certName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+	certName = lazyre.New(`^[A-Za-z0-9._-]{1,100}$`)
 )
 
 type certUploadQuery struct {

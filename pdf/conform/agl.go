@@ -3,7 +3,7 @@ package conform
 import (
 	"bufio"
 	_ "embed"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strings"
 	"sync"
 )
@@ -30,7 +30,7 @@ var aglNames = sync.OnceValue(func() map[string]bool {
 
 // reUniName matches the names the glyph list's rules derive from code points (uniXXXX,
 // uXXXX to uXXXXXX).
-var reUniName = regexp.MustCompile(`^(uni[0-9A-F]{4}|u[0-9A-F]{4,6})$`)
+var reUniName = lazyre.New(`^(uni[0-9A-F]{4}|u[0-9A-F]{4,6})$`)
 
 // inAGL tells whether name is in the Adobe Glyph List or names a code point by its rules.
 func inAGL(name string) bool {

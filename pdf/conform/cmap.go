@@ -1,7 +1,7 @@
 package conform
 
 import (
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 	"unicode/utf16"
 )
@@ -10,9 +10,9 @@ import (
 // ToUnicode maps (codes to text), as far as the glyph checks need them.
 
 var (
-	reCodespace = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>`)
-	reBFChar    = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
-	reBFRange   = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
+	reCodespace = lazyre.New(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>`)
+	reBFChar    = lazyre.New(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
+	reBFRange   = lazyre.New(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>`)
 )
 
 // maxMapped bounds the codes a CMap program may map here.

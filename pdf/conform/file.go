@@ -3,8 +3,8 @@ package conform
 import (
 	"bytes"
 	"fmt"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 
@@ -15,7 +15,7 @@ import (
 // keywords, and every object at the offset the cross-reference table gives (object
 // syntax, number, string and name limits, stream keywords and lengths).
 
-var reHeader = regexp.MustCompile(`^%PDF-1\.[0-7]$`)
+var reHeader = lazyre.New(`^%PDF-1\.[0-7]$`)
 
 func (c *checker) checkFile() {
 	b := c.raw
@@ -62,7 +62,7 @@ func (c *checker) checkEOF(b []byte) {
 	c.check(tail == "" || tail == "\n" || tail == "\r" || tail == "\r\n", "6.1.3-3", fmt.Sprintf("%d bytes after %%%%EOF", len(tail)))
 }
 
-var reXRef = regexp.MustCompile(`(^|[\r\n])xref`)
+var reXRef = lazyre.New(`(^|[\r\n])xref`)
 
 // checkXRefKeywords: xref is followed by one end-of-line marker and the subsection header
 // (6.1.4-2).
@@ -105,7 +105,7 @@ func (c *checker) checkObjectSyntax(b []byte) {
 	}
 }
 
-var reObjHeader = regexp.MustCompile(`^(\d+)(\s+)(\d+)(\s+)obj`)
+var reObjHeader = lazyre.New(`^(\d+)(\s+)(\d+)(\s+)obj`)
 
 // objectSyntax checks the object at off.
 func (c *checker) objectSyntax(b []byte, off, num int) {

@@ -3,7 +3,7 @@ package conform
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -192,9 +192,9 @@ func (w *walker) type0(d types.Dict, loc string) {
 }
 
 var (
-	reWMode    = regexp.MustCompile(`/WMode\s+(\d)\s+def`)
-	reCIDRange = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(\d+)`)
-	reCIDChar  = regexp.MustCompile(`<([0-9A-Fa-f]+)>\s*(\d+)`)
+	reWMode    = lazyre.New(`/WMode\s+(\d)\s+def`)
+	reCIDRange = lazyre.New(`<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(\d+)`)
+	reCIDChar  = lazyre.New(`<([0-9A-Fa-f]+)>\s*(\d+)`)
 )
 
 // maxCID is the largest CID an embedded CMap program maps to (cidrange and cidchar).

@@ -3,11 +3,13 @@ package conform
 import (
 	"bytes"
 	"html/template"
+	"sync"
 )
 
 // reportPage renders a report for people: the verdict, then each failed rule with its
 // clause, what it asks, how often and where.
-var reportPage = template.Must(template.New("report").Parse(`<!doctype html>
+var reportPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Profile}} validation</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d1d1f}
@@ -23,11 +25,12 @@ th{background:#f4f4f5}code{font-size:90%}
 {{end}}</tbody></table>{{end}}
 </body></html>
 `))
+})
 
 // HTML is the report as a web page.
 func (r *ConformanceReport) HTML() []byte {
 	var b bytes.Buffer
-	if err := reportPage.Execute(&b, r); err != nil {
+	if err := reportPage().Execute(&b, r); err != nil {
 		panic(err) // the template and the report's fields are ours: a test renders both
 	}
 	return b.Bytes()

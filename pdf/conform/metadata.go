@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -77,7 +78,7 @@ func (c *checker) readMetadata() {
 }
 
 // reXPacket finds the xpacket header.
-var reXPacket = regexp.MustCompile(`<\?xpacket\s[^?]*\bbegin=[^?]*\?>`)
+var reXPacket = lazyre.New(`<\?xpacket\s[^?]*\bbegin=[^?]*\?>`)
 
 func (c *checker) checkMetadata() {
 	m := c.meta

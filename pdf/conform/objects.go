@@ -3,7 +3,7 @@ package conform
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -60,7 +60,7 @@ func (c *checker) checkFirstPageTrailer() {
 	c.check(dict == nil || bytes.Contains(dict, []byte("/ID")), "6.1.3-1", "first-page trailer")
 }
 
-var reXRefStream = regexp.MustCompile(`/Type\s*/XRef\b`)
+var reXRefStream = lazyre.New(`/Type\s*/XRef\b`)
 
 // standardFilters are ISO 32000-1, Table 6, without LZWDecode.
 var standardFilters = map[string]bool{"ASCIIHexDecode": true, "ASCII85Decode": true, "FlateDecode": true, "RunLengthDecode": true,
@@ -348,7 +348,7 @@ func textOf(o types.Object) string {
 }
 
 // reMIMEType is the shape of an embedded file's Subtype (6.8-1).
-var reMIMEType = regexp.MustCompile(`^[-\w+.]+/[-\w+.]+$`)
+var reMIMEType = lazyre.New(`^[-\w+.]+/[-\w+.]+$`)
 
 // embeddedFiles: 6.8, for the file specifications of the EmbeddedFiles name tree and the
 // associated files (AF) of the catalog.

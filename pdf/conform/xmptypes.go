@@ -3,6 +3,7 @@ package conform
 import (
 	"bufio"
 	_ "embed"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"regexp"
 	"strings"
 	"sync"
@@ -92,12 +93,12 @@ func (s *schemas) typeOf(ns, name string) string {
 // Simple value types and what their values look like (XMP Specification Part 1, 8.2; as
 // veraPDF checks them: URI and URL as any text).
 var (
-	reBoolean  = regexp.MustCompile(`^(True|False)$`)
-	reInteger  = regexp.MustCompile(`^[+-]?\d+$`)
-	reReal     = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\d*\.?\d+)$`)
-	reMIME     = regexp.MustCompile(`^[-\w+.]+/[-\w+.]+$`)
-	reDate     = regexp.MustCompile(`^-?\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$`)
-	reGPS      = regexp.MustCompile(`^\d{1,3},\d{1,2}(,\d{1,2}|\.\d+)[NSEW]$`)
+	reBoolean  = lazyre.New(`^(True|False)$`)
+	reInteger  = lazyre.New(`^[+-]?\d+$`)
+	reReal     = lazyre.New(`^[+-]?(\d+\.?\d*|\d*\.?\d+)$`)
+	reMIME     = lazyre.New(`^[-\w+.]+/[-\w+.]+$`)
+	reDate     = lazyre.New(`^-?\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$`)
+	reGPS      = lazyre.New(`^\d{1,3},\d{1,2}(,\d{1,2}|\.\d+)[NSEW]$`)
 	textLike   = map[string]bool{"text": true, "propername": true, "agentname": true, "rational": true, "renditionclass": true, "uri": true, "url": true, "xpath": true, "locale": true}
 	arrayKinds = map[string]xkind{"bag": xBag, "seq": xSeq, "alt": xAlt}
 )

@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"image"
 	"image/color"
 	_ "image/jpeg" // what a Renderer may return besides PNG
 	_ "image/png"
 	"math"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -105,7 +105,7 @@ const (
 	maxWorkers = 4
 )
 
-var languagesRE = regexp.MustCompile(`^[a-z_]{3,16}(\+[a-z_]{3,16}){0,4}$`)
+var languagesRE = lazyre.New(`^[a-z_]{3,16}(\+[a-z_]{3,16}){0,4}$`)
 
 func (o *Options) validate() error {
 	if o.Languages == "" {
