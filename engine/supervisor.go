@@ -58,7 +58,15 @@ type slot struct {
 	jobs    int
 	limit   int          // jobs before this process is recycled; 0 = never
 	memory  atomic.Int64 // what its process held after its last job (Measured), bytes
+	// measured is when memory was read: at most every memoryEvery, because reading a
+	// browser's process tree (every thread's children, every process's statm) cost a
+	// tenth of the server's time per one-page conversion (#24).
+	measured time.Time
 }
+
+// memoryEvery is how often a process's memory is measured after its jobs: a leak past
+// MaxMemory is still caught within it.
+const memoryEvery = time.Second
 
 // Supervisor runs jobs for one external program.
 type Supervisor struct {
@@ -359,10 +367,14 @@ func (s *Supervisor) overMemory(sl *slot) bool {
 	if !ok {
 		return false
 	}
+	if time.Since(sl.measured) < memoryEvery {
+		return false // its last measure was under the limit, or it was retired then
+	}
 	b, err := m.Memory()
 	if err != nil {
 		return false
 	}
+	sl.measured = time.Now()
 	sl.memory.Store(b)
 	return s.cfg.MaxMemory > 0 && b > s.cfg.MaxMemory
 }
@@ -501,6 +513,7 @@ func (s *Supervisor) retire(sl *slot, why string) {
 	}
 	sl.started, sl.limit = false, s.cfg.MaxJobs
 	sl.memory.Store(0)
+	sl.measured = time.Time{}
 	if p := s.takeSpare(); p != nil {
 		sl.proc, sl.started, sl.jobs = p, true, 0
 	} else {

@@ -23,6 +23,8 @@ import (
 type sleeper struct {
 	child  *Child
 	starts *atomic.Int64
+	// measures counts Memory calls, for every sleeper of a pool.
+	measures *atomic.Int64
 }
 
 func (p *sleeper) Start(ctx context.Context) error {
@@ -45,7 +47,12 @@ func (p *sleeper) Healthy(context.Context) error {
 }
 
 // Memory is what the sleep process holds, measured as the engines' processes are.
-func (p *sleeper) Memory() (int64, error) { return p.child.Memory() }
+func (p *sleeper) Memory() (int64, error) {
+	if p.measures != nil {
+		p.measures.Add(1)
+	}
+	return p.child.Memory()
+}
 
 func (p *sleeper) Stop() error {
 	if p.child == nil {
@@ -266,6 +273,33 @@ func TestRecycleOverMemory(t *testing.T) {
 	}
 	if held < 4096 || held > 64<<20 {
 		t.Errorf("papierkram_engine_memory_bytes %v for a sleep process", held)
+	}
+}
+
+// TestMemoryMeasuredEverySecond: a process under its limit is measured after its first job,
+// then at most once per memoryEvery, not after every job (reading a browser's process tree
+// cost a tenth of the server's time per one-page conversion).
+func TestMemoryMeasuredEverySecond(t *testing.T) {
+	measures := &atomic.Int64{}
+	s := New(Config{Name: "m", Concurrency: 1, MaxMemory: 1 << 40, TempRoot: t.TempDir(),
+		New: func(int) Process { return &sleeper{measures: measures} }})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop(context.Background()) })
+	start := time.Now()
+	const jobs = 50
+	for range jobs {
+		if err := s.Run(context.Background(), func(ctx context.Context, w *Worker) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	most := 1 + int64(time.Since(start)/memoryEvery)
+	if got := measures.Load(); got < 1 || got > most || got >= jobs {
+		t.Fatalf("%d jobs in %v measured the process %d times, want 1 to %d", jobs, time.Since(start), got, most)
+	}
+	if s.Stats().Restarts != 0 {
+		t.Fatalf("restarts %d under the limit", s.Stats().Restarts)
 	}
 }
 
