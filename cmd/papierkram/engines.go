@@ -52,7 +52,7 @@ var engineList = []struct {
 	memory int // MiB a process may hold (anonymous resident memory) after a job before it is recycled; 0: one job per process
 }{
 	{"chromium", 1, true, 1024}, {"office", 1, true, 1024}, {"ghostscript", 1, false, 0}, {"poppler", 2, false, 0}, {"tesseract", 1, false, 0},
-	{"paddleocr", 1, false, 0},
+	{"paddleocr", 1, true, 1024},
 }
 
 // parseMemory reads --memory-limit: comma-separated engine=MiB pairs over the defaults, for
@@ -124,7 +124,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 	if err := paddleInstalled(paddleDir); err != nil {
 		log.Info("receipts are read by Tesseract alone", "paddleocr", err)
 	} else {
-		pd = paddle.New(engine.Config{Concurrency: conc["paddleocr"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}, paddleDir)
+		pd = paddle.New(engine.Config{Concurrency: conc["paddleocr"], JobTimeout: jobTimeout, MaxMemory: memory["paddleocr"], Logger: log, TempRoot: tempRoot}, paddleDir)
 	}
 	return &engines{
 		paddle: pd,

@@ -542,7 +542,7 @@ func TestParseWarm(t *testing.T) {
 
 func TestParseMemory(t *testing.T) {
 	m, err := parseMemory("")
-	if err != nil || m["chromium"] != 1024<<20 || m["office"] != 1024<<20 || len(m) != 2 {
+	if err != nil || m["chromium"] != 1024<<20 || m["office"] != 1024<<20 || m["paddleocr"] != 1024<<20 || len(m) != 3 {
 		t.Fatalf("defaults %v %v", m, err)
 	}
 	if m, err = parseMemory("chromium=768"); err != nil || m["chromium"] != 768<<20 || m["office"] != 1024<<20 {

@@ -1,17 +1,22 @@
 package paddle
 
 import (
+	"bufio"
+	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/papierkram/papierkram/engine"
 )
 
-// Paddle runs js/ocr.mjs with node.
+// Paddle runs js/ocr.mjs with node, one warm process per slot.
 type Paddle struct {
 	sup *engine.Supervisor
 	dir string
@@ -24,12 +29,16 @@ var _ engine.Engine = (*Paddle)(nil)
 const Scale = 0.6
 
 // New returns a Paddle whose script and node_modules are in dir (engine/paddle/js of a
-// checkout), under a supervisor built from cfg (Name and Binary are set here).
+// checkout), under a supervisor built from cfg (Name, Binary and New are set here; MaxJobs
+// is 500 when unset, so that what onnxruntime keeps between readings is given back now and
+// then).
 func New(cfg engine.Config, dir string) *Paddle {
 	cfg.Name, cfg.Binary = "paddleocr", "node"
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs // node runs in dir, the script is named from anywhere
 	}
+	cfg.New = func(int) engine.Process { return &process{dir: dir} }
+	cfg.MaxJobs = cmp.Or(cfg.MaxJobs, 500)
 	return &Paddle{sup: engine.New(cfg), dir: dir}
 }
 
@@ -67,15 +76,184 @@ func (p *Paddle) Read(ctx context.Context, img []byte) (string, error) {
 		if err := os.WriteFile(in, img, 0o600); err != nil {
 			return err
 		}
-		out, _, err := w.Exec(ctx, engine.Command{
-			Name: "node", Args: []string{filepath.Join(p.dir, "ocr.mjs"), in, strconv.FormatFloat(Scale, 'f', -1, 64)},
-			Dir: p.dir, NoNetwork: true, MaxOutput: 4 << 20,
-		})
+		t, err := w.Process().(*process).read(in)
 		if err != nil {
 			return fmt.Errorf("paddleocr: %w", err)
 		}
-		text = string(out)
+		text = t
 		return nil
 	})
 	return text, err
+}
+
+// process is one `node ocr.mjs --serve`: the models load once, then it reads one image per
+// request line on its stdin and answers one line on its stdout. A reading that runs past
+// its job's time has the process stopped under it (the supervisor), which ends the read.
+type process struct {
+	dir   string
+	child *engine.Child
+	in    *os.File      // requests
+	outF  *os.File      // answers, as read by out
+	out   *bufio.Reader // answers
+	errs  *tail         // the end of its stderr, for errors
+}
+
+var (
+	_ engine.Process  = (*process)(nil)
+	_ engine.Measured = (*process)(nil)
+)
+
+// maxAnswer bounds an answer line: the text of one image is kilobytes.
+const maxAnswer = 4 << 20
+
+func (p *process) Start(ctx context.Context) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
+	p.errs = &tail{}
+	// *os.File ends go to the program as they are; ours are closed once it has them, so
+	// that its exit ends our read and our close ends its loop.
+	c, err := engine.StartProcess(ctx, engine.Command{
+		Name: "node", Args: []string{filepath.Join(p.dir, "ocr.mjs"), "--serve"},
+		Dir: p.dir, NoNetwork: true, Stdin: inR,
+	}, outW, p.errs)
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return err
+	}
+	p.child, p.in, p.outF, p.out = c, inW, outR, bufio.NewReaderSize(outR, 64<<10)
+	// The models load before the first answer, {"ready":true}; ctx bounds the wait.
+	ready := make(chan error, 1)
+	go func() {
+		var a answer
+		err := p.answer(&a)
+		if err == nil && !a.Ready {
+			err = fmt.Errorf("unexpected first answer %q", a.Error)
+		}
+		ready <- err
+	}()
+	select {
+	case err = <-ready:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
+		p.Stop()
+		return fmt.Errorf("start: %w", err)
+	}
+	return nil
+}
+
+func (p *process) Healthy(context.Context) error {
+	if p.child == nil || p.child.Exited() {
+		return errors.New("exited")
+	}
+	return nil
+}
+
+func (p *process) Stop() error {
+	if p.child == nil {
+		return nil
+	}
+	err := p.child.Kill()
+	p.in.Close()
+	p.outF.Close()
+	return err
+}
+
+// Memory is what node holds with its models.
+func (p *process) Memory() (int64, error) {
+	if p.child == nil {
+		return 0, errors.New("not started")
+	}
+	return p.child.Memory()
+}
+
+// answer is one line of ocr.mjs --serve.
+type answer struct {
+	Ready bool    `json:"ready"`
+	Text  *string `json:"text"`
+	Error string  `json:"error"`
+}
+
+// read asks for the text of the image at path.
+func (p *process) read(path string) (string, error) {
+	req, err := json.Marshal(map[string]any{"image": path, "scale": Scale})
+	if err != nil {
+		return "", err
+	}
+	if _, err := p.in.Write(append(req, '\n')); err != nil {
+		return "", p.died(err)
+	}
+	var a answer
+	if err := p.answer(&a); err != nil {
+		return "", err
+	}
+	if a.Text == nil {
+		return "", fmt.Errorf("the image cannot be read: %s", cmp.Or(a.Error, "no text and no error"))
+	}
+	return *a.Text, nil
+}
+
+// answer reads the next answer line.
+func (p *process) answer(a *answer) error {
+	var line []byte
+	for {
+		chunk, err := p.out.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxAnswer {
+			return fmt.Errorf("an answer longer than %d bytes", maxAnswer)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return p.died(err)
+		}
+		break
+	}
+	if err := json.Unmarshal(line, a); err != nil {
+		return fmt.Errorf("unreadable answer: %w", err)
+	}
+	return nil
+}
+
+// died is err, with what the program said on stderr when it ended.
+func (p *process) died(err error) error {
+	if msg := strings.TrimSpace(p.errs.String()); msg != "" {
+		return fmt.Errorf("%w: %s", err, msg)
+	}
+	return err
+}
+
+// tail keeps the last 4 KiB written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if n := len(t.buf) - 4096; n > 0 {
+		t.buf = t.buf[n:]
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }

@@ -1,8 +1,11 @@
 package paddle
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +46,75 @@ func TestRead(t *testing.T) {
 	}
 	if !total {
 		t.Errorf("the total's label and amount are not on one line:\n%s", text)
+	}
+}
+
+// servers are the pids of this process's `ocr.mjs --serve` children.
+func servers(t *testing.T) []int {
+	t.Helper()
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if strings.Contains(string(cmd), "ocr.mjs\x00--serve") && len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestWarmProcess: the models load once; readings after the first use the same process; a
+// reading past its time stops that process, in bounded time, and the next reading gets a
+// new one; Stop leaves no process behind.
+func TestWarmProcess(t *testing.T) {
+	img, err := os.ReadFile("../../../shared/corpus/receipts/de-scans/aldi_02032020_19_02423.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPaddle(t)
+	var first []int
+	for i := range 3 {
+		text, err := p.Read(t.Context(), img)
+		if err != nil || !strings.Contains(text, "24,23") {
+			t.Fatalf("reading %d: %v\n%s", i, err, text)
+		}
+		pids := servers(t)
+		if len(pids) != 1 {
+			t.Fatalf("after reading %d: %d PaddleOCR processes, want 1", i, len(pids))
+		}
+		if first == nil {
+			first = pids
+		} else if pids[0] != first[0] {
+			t.Fatalf("reading %d ran in process %d, the first in %d", i, pids[0], first[0])
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := p.Read(ctx, img); err == nil {
+		t.Fatal("a reading with 50 ms succeeded")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("a reading past its time returned after %v", d)
+	}
+	text, err := p.Read(t.Context(), img)
+	if err != nil || !strings.Contains(text, "24,23") {
+		t.Fatalf("the reading after a timeout: %v\n%s", err, text)
+	}
+	if pids := servers(t); len(pids) != 1 || pids[0] == first[0] {
+		t.Fatalf("after the timeout: processes %v, the stopped one was %d", pids, first[0])
+	}
+	if err := p.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if pids := servers(t); len(pids) != 0 {
+		t.Fatalf("after Stop: processes %v", pids)
 	}
 }
 
