@@ -241,7 +241,7 @@ func startGotenberg(bin string) (string, int, func(), error) {
 		"CHROMIUM_BIN_PATH": "/usr/bin/chromium", "LIBREOFFICE_BIN_PATH": "/usr/lib/libreoffice/program/soffice.bin",
 		"QPDF_BIN_PATH": "/usr/bin/qpdf", "EXIFTOOL_BIN_PATH": "/usr/bin/exiftool", "PDFTK_BIN_PATH": "/usr/bin/pdftk",
 		"CHROMIUM_HYPHEN_DATA_DIR_PATH": hyphen,
-		"OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none", "OTEL_LOGS_EXPORTER": "none",
+		"OTEL_TRACES_EXPORTER":          "none", "OTEL_METRICS_EXPORTER": "none", "OTEL_LOGS_EXPORTER": "none",
 	} {
 		if os.Getenv(k) == "" {
 			env = append(env, k+"="+v)
