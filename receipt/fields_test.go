@@ -134,3 +134,14 @@ func TestDateSlips(t *testing.T) {
 		}
 	}
 }
+
+// TestStreetIsNoIssuer: a street line is no issuer's name, also with its ß read as B.
+func TestStreetIsNoIssuer(t *testing.T) {
+	r := Parse("Warburger StraBe 130\n33100 Paderborn\nzu zahlen 7,16\n02.03.2020", now)
+	if strings.Contains(r.Data.Issuer, "Warburger") {
+		t.Errorf("issuer %q", r.Data.Issuer)
+	}
+	if !strings.HasPrefix(r.Issuer.Address, "Warburger StraBe 130") {
+		t.Errorf("address %q", r.Issuer.Address)
+	}
+}

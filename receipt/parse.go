@@ -929,7 +929,7 @@ var (
 	taxNoRE   = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
-	streetRE  = lazyre.New(`(?i)(str(a(ß|ss)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`)
+	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
 	legalRE   = lazyre.New(`\b(GmbH|GMBH|AG|KG|OHG|e\.\s?K\.|UG|SE|Ltd|LTD|S\.A\.|B\.V\.|S\.r\.l\.)\b`)
 	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
 )
