@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"image/png"
 	"math"
 	"os"
 	"slices"
@@ -130,4 +131,55 @@ func FuzzImage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestToGrayYCbCr: the fast path for JPEG's YCbCr gives color.GrayModel's grey, pixel for
+// pixel, for every subsampling.
+func TestToGrayYCbCr(t *testing.T) {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+		yc := image.NewYCbCr(image.Rect(3, 5, 40, 31), ratio)
+		for i := range yc.Y {
+			yc.Y[i] = uint8(i * 7)
+		}
+		for i := range yc.Cb {
+			yc.Cb[i], yc.Cr[i] = uint8(i*13), uint8(255-i*5)
+		}
+		g := toGray(yc)
+		b := yc.Bounds()
+		for y := 0; y < b.Dy(); y++ {
+			for x := 0; x < b.Dx(); x++ {
+				want := color.GrayModel.Convert(yc.At(b.Min.X+x, b.Min.Y+y)).(color.Gray).Y
+				if got := g.GrayAt(x, y).Y; got != want {
+					t.Fatalf("%v (%d,%d): %d, want %d", ratio, x, y, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCompactPNG: the engines' uncompressed PNG is compacted, pixel for pixel the same, to
+// leave the process; what is no PNG passes as it is.
+func TestCompactPNG(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 300, 200))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(200 + i%7)
+	}
+	raw, err := encodePNG(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := compactPNG(raw)
+	if len(small) >= len(raw)/2 {
+		t.Fatalf("compacted %d bytes of %d", len(small), len(raw))
+	}
+	back, err := png.Decode(bytes.NewReader(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(toGray(back).Pix, g.Pix) {
+		t.Fatal("the compacted image differs")
+	}
+	if jpeg := []byte("\xff\xd8\xff\xe0 not a png"); !bytes.Equal(compactPNG(jpeg), jpeg) {
+		t.Fatal("a JPEG was changed")
+	}
 }

@@ -105,7 +105,7 @@ func decodeInvoice(raw []byte) (*modelInvoice, error) {
 // invoice, except a total that is not printed where the rules found one.
 func (e *Extractor) askInvoice(ctx context.Context, res *InvoiceResult, image []byte) {
 	res.LLM.Model = e.Model.Model()
-	ans, err := e.Model.Ask(ctx, llm.Request{System: invoicePrompt, Text: "Text of the invoice:\n" + res.Text, Image: image, ImageType: "image/png", SchemaName: "invoice", Schema: invoiceSchema})
+	ans, err := e.Model.Ask(ctx, llm.Request{System: invoicePrompt, Text: "Text of the invoice:\n" + res.Text, Image: compactPNG(image), ImageType: "image/png", SchemaName: "invoice", Schema: invoiceSchema})
 	if err != nil {
 		res.LLM.Fallback = err.Error()
 		return

@@ -130,7 +130,7 @@ func (e *Extractor) ask(ctx context.Context, r *Result, image []byte) {
 	r.LLM.Model = e.Model.Model()
 	ans, err := e.Model.Ask(ctx, llm.Request{
 		System: modelPrompt, Text: "OCR text of the receipt:\n" + r.Text,
-		Image: image, ImageType: "image/png", SchemaName: "receipt", Schema: modelSchema,
+		Image: compactPNG(image), ImageType: "image/png", SchemaName: "receipt", Schema: modelSchema,
 	})
 	if err != nil {
 		r.LLM.Fallback = err.Error()

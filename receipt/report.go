@@ -91,7 +91,8 @@ func ReportData(r *Result, title string) map[string]any {
 	}
 	m["items"] = items
 	if len(r.Image) > 0 {
-		m["image"] = "data:" + http.DetectContentType(r.Image) + ";base64," + base64.StdEncoding.EncodeToString(r.Image)
+		img := compactPNG(r.Image)
+		m["image"] = "data:" + http.DetectContentType(img) + ";base64," + base64.StdEncoding.EncodeToString(img)
 	}
 	return m
 }
