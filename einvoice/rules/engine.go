@@ -105,8 +105,8 @@ func compileKey(path string) pathKey {
 	if a, ok := strings.CutPrefix(path, "//@"); ok {
 		return pathKey{attr: a, anyAttr: true}
 	}
-	var k pathKey
-	for _, step := range strings.Split(path, "/") {
+	k := pathKey{steps: make([]name, 0, strings.Count(path, "/")+1)}
+	for step := range strings.SplitSeq(path, "/") {
 		if a, ok := strings.CutPrefix(step, "@"); ok {
 			k.attr = a
 			continue
