@@ -66,6 +66,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		return nil, err
 	}
 	inv := ParseInvoice(text, e.now())
+	if src == "PDF_TEXT" {
+		refineByLayout(inv, text, e.readLayout(ctx, data))
+	}
 	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
 	var before map[string]string
 	if e.Model != nil {
@@ -89,9 +92,10 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 }
 
 var (
-	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it, and
+	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it
+	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = regexp.MustCompile(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?nr\.?|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	invNumberRE = regexp.MustCompile(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = regexp.MustCompile(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = regexp.MustCompile(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = regexp.MustCompile(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
