@@ -19,15 +19,15 @@ var (
 	numberValueRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9/._-]{0,34})$`)
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
 	// a print date, "Rechnungsdatum" is the invoice's.
-	issueLabelRE   = regexp.MustCompile(`(?i)^(?:rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission)`)
-	cityDateRE     = regexp.MustCompile(`^\pL[\pL .-]+,\s+(?:den|le)$`)
-	genericDateRE  = regexp.MustCompile(`(?i)^(?:datum|date)`)
-	monthDateRE    = regexp.MustCompile(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
-	layoutIBANRE   = regexp.MustCompile(`(?i)^iban`)
-	netLabelGeoRE  = regexp.MustCompile(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
-	vatLabelGeoRE  = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
+	issueLabelRE    = regexp.MustCompile(`(?i)^(?:rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission)`)
+	cityDateRE      = regexp.MustCompile(`^\pL[\pL .-]+,\s+(?:den|le)$`)
+	genericDateRE   = regexp.MustCompile(`(?i)^(?:datum|date)`)
+	monthDateRE     = regexp.MustCompile(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
+	layoutIBANRE    = regexp.MustCompile(`(?i)^iban`)
+	netLabelGeoRE   = regexp.MustCompile(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
+	vatLabelGeoRE   = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
 	grossLabelGeoRE = regexp.MustCompile(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)`)
-	dueLabelGeoRE  = regexp.MustCompile(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
+	dueLabelGeoRE   = regexp.MustCompile(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
 )
 
 var monthNames = map[string]int{
