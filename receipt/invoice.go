@@ -271,37 +271,47 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 			break
 		}
 	}
+	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), r.Items} {
+		if len(inv.Lines) == 0 {
+			setLines(inv, items)
+		}
+	}
+	return inv
+}
+
+// setLines makes items the invoice's lines when their amounts add up to its line total
+// (else its net total), within two cents; it reports whether they did.
+func setLines(inv *einvoice.Invoice, items []Item) bool {
 	lineSum := inv.Totals.LineTotal
 	if !lineSum.Valid() {
 		lineSum = inv.Totals.NetTotal
 	}
-	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), r.Items} {
-		if !lineSum.Valid() || len(items) == 0 || len(inv.Lines) > 0 {
-			continue
-		}
-		sum := decimal.Zero
-		for _, it := range items {
-			sum = sum.Add(it.Total.Value())
-		}
-		if sum.Sub(lineSum.Value()).Abs().LessThanOrEqual(decimal.New(2, -2)) {
-			for i, it := range items {
-				q := it.Quantity
-				if !q.Valid() {
-					q = einvoice.MustDecimal("1")
-				}
-				price := it.UnitPrice
-				if !price.Valid() {
-					price = money(it.Total.Value().Div(q.Value()))
-				}
-				line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
-				if len(inv.VATBreakdown) == 1 {
-					line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
-				}
-				inv.Lines = append(inv.Lines, line)
-			}
-		}
+	if !lineSum.Valid() || len(items) == 0 {
+		return false
 	}
-	return inv
+	sum := decimal.Zero
+	for _, it := range items {
+		sum = sum.Add(it.Total.Value())
+	}
+	if sum.Sub(lineSum.Value()).Abs().GreaterThan(decimal.New(2, -2)) {
+		return false
+	}
+	for i, it := range items {
+		q := it.Quantity
+		if !q.Valid() {
+			q = einvoice.MustDecimal("1")
+		}
+		price := it.UnitPrice
+		if !price.Valid() {
+			price = money(it.Total.Value().Div(q.Value()))
+		}
+		line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
+		if len(inv.VATBreakdown) == 1 {
+			line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
+		}
+		inv.Lines = append(inv.Lines, line)
+	}
+	return true
 }
 
 func category(rate decimal.Decimal) string {

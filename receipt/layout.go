@@ -24,8 +24,9 @@ type layoutReader interface {
 // line; segments keep them apart and keep where each stands.
 type segment struct {
 	poppler.Box
-	page int
-	text string
+	page  int
+	text  string
+	words []poppler.Word // a table's cells set close together may share a segment
 }
 
 func (s segment) h() float64 { return s.Y1 - s.Y0 }
@@ -94,12 +95,13 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 				h := (w.Y1 - w.Y0 + prev.Y1 - prev.Y0) / 2
 				if cur != nil && w.X0-prev.X1 <= wordGap*h {
 					cur.text += " " + w.Text
+					cur.words = append(cur.words, w)
 					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
 				} else {
 					if total++; total > maxLayoutSegments {
 						break
 					}
-					segs = append(segs, segment{Box: w.Box, page: pi, text: w.Text})
+					segs = append(segs, segment{Box: w.Box, page: pi, text: w.Text, words: []poppler.Word{w}})
 					cur = &segs[len(segs)-1]
 				}
 				prev = w

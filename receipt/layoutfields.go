@@ -98,8 +98,9 @@ func layoutIBAN(s string) string {
 
 // refineByLayout corrects the text lines' reading of an invoice by the layout: the parties
 // by their address blocks, the number and the dates by their labels' positions, the IBAN
-// under its label, and the totals where the labelled cells agree (net + VAT = gross) and
-// the text lines' totals do not.
+// under its label, the totals where the labelled cells agree (net + VAT = gross) and the
+// text lines' totals do not, and the line table by its columns where the text lines gave
+// no lines that add up.
 func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 	if l == nil || len(l.pages) == 0 {
 		return
@@ -130,6 +131,9 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	layoutTotals(inv, l)
+	if len(inv.Lines) == 0 {
+		setLines(inv, layoutLines(l, decimalComma(splitLines(text))))
+	}
 }
 
 // titleNumber is the number a title carries on its line: "Invoice 103767".
