@@ -16,6 +16,7 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/zugferd"
 )
@@ -56,19 +57,24 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	var (
 		text, src = "", "OCR"
 		image     []byte
+		ocrWords  []poppler.LayoutPage // a scan's or photo's words with their boxes
 	)
 	if kind == KindPDF {
-		text, image, _, _, src, err = e.readPDF(ctx, data)
+		text, image, _, _, src, err = e.readPDFWords(ctx, data, &ocrWords)
 	} else {
-		text, image, _, _, err = e.readImage(ctx, data)
+		text, image, _, _, err = e.readImageWords(ctx, data, 0, &ocrWords)
 	}
 	if err != nil {
 		return nil, err
 	}
-	inv := ParseInvoice(text, e.now())
+	// The layout: a text PDF's word boxes from poppler, a scan's from Tesseract.
+	var lay *layout
 	if src == "PDF_TEXT" {
-		refineByLayout(inv, text, e.readLayout(ctx, data))
+		lay = e.readLayout(ctx, data)
+	} else if len(ocrWords) > 0 {
+		lay = newLayout(ocrWords)
 	}
+	inv := parseInvoice(text, e.now(), lay)
 	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
 	var before map[string]string
 	if e.Model != nil {
@@ -111,6 +117,12 @@ var (
 // ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,
 // plus the terms of an invoice: number, dates, Leitweg-ID, the two parties, bank account.
 func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
+	return parseInvoice(text, now, nil)
+}
+
+// parseInvoice is ParseInvoice with the document's layout, when there is one (a text PDF's
+// word boxes): refineByLayout corrects what the text lines misread.
+func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	r, p := parse(text, now)
 	all := strings.Join(p.lines, "\n")
 	inv := &einvoice.Invoice{TypeCode: "380", Currency: r.Data.Currency}
@@ -260,9 +272,11 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 		}
 		inv.Totals.VATTotal = money(sum)
 	}
+	refineByLayout(inv, text, lay)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
-	// (quantity × price = amount on every row) comes first, the receipt's item lines after.
+	// (quantity × price = amount on every row) comes first, read from the text lines, then
+	// by its columns in the layout; the receipt's item lines after.
 	// With allowances or charges on the document the lines sum to the printed line total
 	// (BT-106, "Positionssumme"), not to the net.
 	for i, l := range p.lines {
@@ -271,7 +285,11 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 			break
 		}
 	}
-	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), r.Items} {
+	var columns []Item
+	if lay != nil {
+		columns = layoutLines(lay, decimalComma(p.lines))
+	}
+	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, r.Items} {
 		if len(inv.Lines) == 0 {
 			setLines(inv, items)
 		}

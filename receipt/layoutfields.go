@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,9 +99,8 @@ func layoutIBAN(s string) string {
 
 // refineByLayout corrects the text lines' reading of an invoice by the layout: the parties
 // by their address blocks, the number and the dates by their labels' positions, the IBAN
-// under its label, the totals where the labelled cells agree (net + VAT = gross) and the
-// text lines' totals do not, and the line table by its columns where the text lines gave
-// no lines that add up.
+// under its label, and the totals where the labelled cells agree (net + VAT = gross) and
+// the text lines' totals do not. (The line table by its columns: layoutLines.)
 func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 	if l == nil || len(l.pages) == 0 {
 		return
@@ -131,9 +131,6 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	layoutTotals(inv, l)
-	if len(inv.Lines) == 0 {
-		setLines(inv, layoutLines(l, decimalComma(splitLines(text))))
-	}
 }
 
 // titleNumber is the number a title carries on its line: "Invoice 103767".
@@ -175,9 +172,31 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		return out
 	}
 	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: read(dueLabelGeoRE)}
+	agree := func(net, vat, gross *decimal.Decimal) bool {
+		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
+	}
 	net, vat, gross, due := found.choose()
-	if net == nil || vat == nil || gross == nil || !net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol) {
-		return
+	if !agree(net, vat, gross) {
+		// A credit note may print its total negative and its VAT without the sign
+		// ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC -233,47 €"): the figures
+		// agree as magnitudes, and the negative total gives them all their sign.
+		negative := slices.ContainsFunc(found.gross, func(d decimal.Decimal) bool { return d.Sign() < 0 })
+		abs := func(vs []decimal.Decimal) []decimal.Decimal {
+			out := make([]decimal.Decimal, len(vs))
+			for i, v := range vs {
+				out[i] = v.Abs()
+			}
+			return out
+		}
+		net, vat, gross, _ = totalsFound{net: abs(found.net), vat: abs(found.vat), gross: abs(found.gross)}.choose()
+		if !negative || !agree(net, vat, gross) {
+			return
+		}
+		n, v, g := net.Neg(), vat.Neg(), gross.Neg()
+		net, vat, gross = &n, &v, &g
+		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(g.Abs()) {
+			t.AmountDue = money(g)
+		}
 	}
 	t.NetTotal, t.VATTotal, t.GrossTotal = money(*net), money(*vat), money(*gross)
 	if due != nil && !t.AmountDue.Valid() {

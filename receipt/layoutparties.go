@@ -247,6 +247,13 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 	top := -1
 	for _, i := range names {
 		t := strings.TrimSpace(segs[i].text)
+		if oneLineAddress(t) && top < 0 {
+			// The sender's line set close over the window, in line with it.
+			if b.role == "" {
+				b.role, b.strong = "buyer", true
+			}
+			continue
+		}
 		if notName(t) {
 			continue
 		}
