@@ -18,6 +18,8 @@ var (
 	// A post code line: "80333 München", "D-80333 München", "DE 80333 München", "75018 PARIS, FR",
 	// "1010 Wien".
 	postLineRE = regexp.MustCompile(`^(?:[A-Z]{1,2}-|[A-Z]{2}\s+)?(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
+	// A British post code line: "GB SW1B 3BN London", "London EC1A 1BB" is not read.
+	ukPostRE = regexp.MustCompile(`^(?:GB\s+)?([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
 	// A street with its post code and city: "Lilienthalallee 26, 80786 München".
 	streetPostRE = regexp.MustCompile(`^(\pL[^,]*\d[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
 	// A whole address on one line, its parts parted by bullets, dashes or commas: the
@@ -53,7 +55,7 @@ type geoParties struct {
 
 // stacks groups a page's segments into stacks: each segment joins the first segment under
 // the stack's last one that overlaps it, when the two are aligned left or right and no more
-// than 2.5 line heights apart.
+// than 2.5 line heights apart; a party's heading starts a stack of its own.
 func stacks(segs []segment) [][]int {
 	used := make([]bool, len(segs))
 	var out [][]int
@@ -86,8 +88,8 @@ func stacks(segs []segment) [][]int {
 				break
 			}
 			t := segs[next]
-			if math.Abs(t.X0-c.X0) > 4 && math.Abs(t.X1-c.X1) > 4 {
-				break
+			if math.Abs(t.X0-c.X0) > 4 && math.Abs(t.X1-c.X1) > 4 || partyHeading(t.text) != "" {
+				break // not aligned, or the next party's heading
 			}
 			used[next] = true
 			st = append(st, next)
@@ -194,6 +196,11 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 			post = k
 			break
 		}
+		if m = ukPostRE.FindStringSubmatch(segs[i].text); m != nil {
+			m = []string{m[0], m[1], m[2], "GB"}
+			post = k
+			break
+		}
 		if sm := streetPostRE.FindStringSubmatch(segs[i].text); sm != nil {
 			post, street, m = k, sm[1], sm[1:]
 			break
@@ -205,29 +212,22 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 	b := &addrBlock{}
 	first := segs[st[0]]
 	b.address = einvoice.Address{PostCode: m[1], City: strings.TrimSpace(m[2]), Country: m[3], Line1: street}
-	// The street is the nearest line with a digit over the post code line ("Hofstraße 12"
-	// over "Benrath" over "20097 Hamburg"); the name lines stand above it.
+	// The street is the first line with a digit of the two over the post code line
+	// ("Hofstraße 12" over "Benrath", "Pappelallee 15" over "Hof 3"); the name lines stand
+	// above it.
 	names := st[:post]
-	for k := post - 1; k >= max(1, post-2) && street == ""; k-- {
+	for k := max(1, post-2); k < post && street == ""; k++ {
 		if strings.ContainsAny(segs[st[k]].text, "0123456789") {
 			b.address.Line1 = segs[st[k]].text
+			if k+1 < post {
+				b.address.Line2 = segs[st[k+1]].text
+			}
 			names = st[:k]
 			break
 		}
 	}
 	// A heading over the block: the first line, or the line just above.
-	head := func(s string) string {
-		s = strings.TrimSpace(s)
-		switch {
-		case deliveryHeadGeoRE.MatchString(s):
-			return "delivery"
-		case buyerHeadRE.MatchString(s) || buyerHeadGeoRE.MatchString(s):
-			return "buyer"
-		case sellerHeadRE.MatchString(s) || sellerHeadGeoRE.MatchString(s):
-			return "seller"
-		}
-		return ""
-	}
+	head := partyHeading
 	if len(names) > 0 {
 		if r := head(segs[names[0]].text); r != "" {
 			b.role, b.strong, names = r, true, names[1:]
@@ -254,7 +254,7 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 			}
 			continue
 		}
-		if notName(t) {
+		if notName(t) || labelOnRow(segs, i) {
 			continue
 		}
 		if top < 0 {
@@ -304,6 +304,31 @@ func notName(t string) bool {
 }
 
 var pageRE = regexp.MustCompile(`(?i)^(?:page|seite|p\.)\s*\d`)
+
+// labelOnRow: segs[i] is a label whose value stands right of it after a colon
+// ("Nummer        : 12345676").
+func labelOnRow(segs []segment, i int) bool {
+	for j := max(0, i-8); j < min(len(segs), i+8); j++ {
+		if t := segs[j]; j != i && t.X0 >= segs[i].X1 && sameRow(segs[i].Box, t.Box) && strings.HasPrefix(t.text, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// partyHeading is the role a heading names ("seller", "buyer", "delivery"), or "".
+func partyHeading(s string) string {
+	s = strings.TrimSpace(s)
+	switch {
+	case deliveryHeadGeoRE.MatchString(s):
+		return "delivery"
+	case buyerHeadRE.MatchString(s) || buyerHeadGeoRE.MatchString(s):
+		return "buyer"
+	case sellerHeadRE.MatchString(s) || sellerHeadGeoRE.MatchString(s):
+		return "seller"
+	}
+	return ""
+}
 
 // segmentAbove is the nearest segment over segs[i] that overlaps its width, within
 // lines line heights; -1 when there is none.
