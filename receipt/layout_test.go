@@ -155,3 +155,36 @@ func FuzzLayoutInvoice(f *testing.F) {
 		refineByLayout(inv, text, newLayout(pages))
 	})
 }
+
+// TestTitleNumberDate: a title names the number after a few words, and the date after it on
+// the line or under it.
+func TestTitleNumberDate(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 100, Text: "Rechnung des Versicherers Nr. 01.234.567.8-2018-1 vom"},
+		testpdf.At{X: 50, Y: 112, Text: "06.12.2018"},
+	)})
+	if n, d := titleNumberDate(l); n != "01.234.567.8-2018-1" || d != "2018-12-06" {
+		t.Errorf("under: %q %q", n, d)
+	}
+	l = newLayout([]poppler.LayoutPage{page(testpdf.At{X: 50, Y: 100, Text: "Facture N° F-2024-7 du 3 mars 2024"})})
+	if n, d := titleNumberDate(l); n != "F-2024-7" || d != "2024-03-03" {
+		t.Errorf("on the line: %q %q", n, d)
+	}
+}
+
+// TestCreditNoteSigns: a credit note that prints its net and total negative and its VAT
+// without sign gets all three negative.
+func TestCreditNoteSigns(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 300, Y: 500, Text: "Total HT"}, testpdf.At{X: 450, Y: 500, Text: "-218,48 €"},
+		testpdf.At{X: 300, Y: 512, Text: "Taxes"}, testpdf.At{X: 450, Y: 512, Text: "14,99 €"},
+		testpdf.At{X: 300, Y: 524, Text: "Total TTC"}, testpdf.At{X: 450, Y: 524, Text: "-233,47 €"},
+	)})
+	inv := &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("233.47")
+	inv.Totals.AmountDue = einvoice.MustDecimal("233.47")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.NetTotal.String() != "-218.48" || tt.VATTotal.String() != "-14.99" || tt.GrossTotal.String() != "-233.47" || tt.AmountDue.String() != "-233.47" {
+		t.Errorf("totals %+v", tt)
+	}
+}

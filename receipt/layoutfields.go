@@ -17,6 +17,10 @@ var (
 	numberLabelRE = regexp.MustCompile(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°o]\.?|avoir\s+n[°o]\.?|n[°o]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
 	// A title with the number after it on the same line: "Invoice 103767", "Avoir AV-2017-0005".
 	titleNumberRE = regexp.MustCompile(`^(?:Invoice|INVOICE|Rechnung|RECHNUNG|Gutschrift|GUTSCHRIFT|Facture|FACTURE|Avoir|AVOIR|Credit Note|CREDIT NOTE)\s+([A-Z0-9][A-Za-z0-9/._-]{1,34})$`)
+	// A title, a few words, then the number's label: "Gutschrift (Selbst ausgestellte
+	// Rechnung) Nr.", "Rechnung des Versicherers Nr.", "SELBSTABRECHNUNG (389) Nr.".
+	titleNrRE     = regexp.MustCompile(`(?i)^(?:\pL*rechnung|gutschrift|selbstabrechnung|invoice|credit\s+note|facture|avoir)\b[^:]{0,45}?\s(?:nr\.?|no\.?|n[°o]|#)\s*:?\s*`)
+	datePrepRE    = regexp.MustCompile(`(?i)^(?:vom|von|du|dated|of)\s+`)
 	numberValueRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9/._-]{0,34})$`)
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
 	// a print date, "Rechnungsdatum" is the invoice's.
@@ -107,15 +111,20 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 	}
 	layoutParties(l, text).apply(inv)
 	all := strings.Join(splitLines(text), "\n")
+	titleNo, titleDate := titleNumberDate(l)
 	if !invNumberRE.MatchString(all) {
 		if vs := l.labelled(numberLabelRE, layoutNumber, 1); len(vs) > 0 {
 			inv.Number = vs[0]
+		} else if titleNo != "" {
+			inv.Number = titleNo
 		} else if n := titleNumber(l); n != "" {
 			inv.Number = n
 		}
 	}
 	if vs := l.labelled(issueLabelRE, layoutDate, 1); len(vs) > 0 {
 		inv.IssueDate = einvoice.Date(vs[0])
+	} else if titleDate != "" {
+		inv.IssueDate = einvoice.Date(titleDate)
 	} else if vs := l.labelled(cityDateRE, layoutDate, 1); len(vs) > 0 {
 		inv.IssueDate = einvoice.Date(vs[0])
 	} else if inv.IssueDate == "" {
@@ -131,6 +140,41 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	layoutTotals(inv, l)
+}
+
+// titleNumberDate reads a title that names the document's kind, then its number and date:
+// "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102" over "vom 05.03.2018", "Rechnung
+// des Versicherers Nr. 01.234.567.8-2018-1 vom" over "06.12.2018". The date may follow the
+// number on its line or stand on the line under the title.
+func titleNumberDate(l *layout) (number, date string) {
+	for _, segs := range l.pages[:min(2, len(l.pages))] {
+		for i, s := range segs {
+			m := titleNrRE.FindStringSubmatchIndex(s.text)
+			if m == nil {
+				continue
+			}
+			rest := strings.Fields(s.text[m[1]:])
+			if len(rest) == 0 {
+				continue
+			}
+			if number = layoutNumber(rest[0]); number == "" {
+				continue
+			}
+			after := strings.Join(rest[1:], " ")
+			if d := layoutDate(datePrepRE.ReplaceAllString(after, "")); d != "" {
+				return number, d
+			}
+			if after == "" || datePrepRE.MatchString(after+" ") {
+				for j := i + 1; j < len(segs) && segs[j].Y0-s.Y1 < 2*s.h(); j++ {
+					if overlapX(s.Box, segs[j].Box) && !sameRow(s.Box, segs[j].Box) {
+						return number, layoutDate(datePrepRE.ReplaceAllString(segs[j].text, ""))
+					}
+				}
+			}
+			return number, ""
+		}
+	}
+	return "", ""
 }
 
 // titleNumber is the number a title carries on its line: "Invoice 103767".

@@ -386,9 +386,11 @@ func (g geoParties) apply(inv *einvoice.Invoice) {
 		if b == nil || !strong && !badPartyName(p.Name) {
 			return
 		}
-		// A name the text lines took from the block's own lines stands: of a name printed
-		// over two lines either may be the one that names the party.
-		if badPartyName(p.Name) || !slices.ContainsFunc(b.lines, func(l string) bool { return sameName(l, p.Name) }) {
+		// A name the text lines took from the block's own lines stands (of a name printed
+		// over two lines either may be the one that names the party), unless the block's
+		// name has a legal form and it has none (a contact person under the company).
+		own := slices.ContainsFunc(b.lines, func(l string) bool { return sameName(l, p.Name) })
+		if badPartyName(p.Name) || !own || legalRE.MatchString(b.name) && !legalRE.MatchString(p.Name) {
 			p.Name = b.name
 		}
 		if b.address.City != "" {
