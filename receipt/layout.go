@@ -42,6 +42,14 @@ type layout struct {
 // maxLayoutSegments bounds the segments read (a row-by-row pass looks at its neighbours).
 const maxLayoutSegments = 20_000
 
+// maxLabelTries bounds the segments a label is looked for beside: a document repeats a
+// label a few times, not hundreds.
+const maxLabelTries = 200
+
+// maxStackSegments bounds the segments of a page grouped into address stacks and tables
+// (a quadratic pass); an invoice page has a few hundred.
+const maxStackSegments = 5000
+
 // wordGap is the gap between two words, in their height, that parts two segments: words of
 // one phrase stand a space apart (about a fifth of the height; a spaced bullet between the
 // parts of an address about one height), columns further.
@@ -107,12 +115,8 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 				prev = w
 			}
 		}
-		slices.SortStableFunc(segs, func(a, b segment) int {
-			if a.Y1 <= b.Y0 || b.Y1 <= a.Y0 {
-				return cmp.Compare(a.Y0, b.Y0)
-			}
-			return cmp.Compare(a.X0, b.X0)
-		})
+		// Rows were made top to bottom and each row's segments left to right: segs are in
+		// reading order.
 		l.pages = append(l.pages, segs)
 		l.width = append(l.width, p.Width)
 		l.height = append(l.height, p.Height)
@@ -164,11 +168,15 @@ func sameRow(a, b poppler.Box) bool {
 // are returned, in reading order.
 func (l *layout) labelled(label *regexp.Regexp, parse func(string) string, limit int) []string {
 	var out []string
+	tried := 0
 	for _, segs := range l.pages {
 		for i, s := range segs {
 			m := label.FindStringIndex(s.text)
 			if m == nil || m[0] != 0 {
 				continue
+			}
+			if tried++; tried > maxLabelTries {
+				return out // each try looks at the page's segments: the work stays bounded
 			}
 			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#"))
 			if rest != "" {

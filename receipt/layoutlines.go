@@ -47,9 +47,16 @@ func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x
 func layoutLines(l *layout, comma bool) []Item {
 	var out []Item
 	for _, segs := range l.pages {
+		if len(segs) > maxStackSegments {
+			continue
+		}
+		tables := 0
 		for i, s := range segs {
 			if !qtyHeadRE.MatchString(s.text) || len(out) >= maxTableRows {
 				continue
+			}
+			if tables++; tables > 10 {
+				break // a page's tables: one, perhaps a few, not a page of headers
 			}
 			if items, ok := readTable(segs, i, comma); ok {
 				out = append(out, items...)

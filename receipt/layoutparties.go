@@ -112,6 +112,9 @@ func layoutParties(l *layout, text string) geoParties {
 		if pi > 1 {
 			break
 		}
+		if len(segs) > maxStackSegments {
+			continue
+		}
 		var blocks []*addrBlock
 		for _, st := range stacks(segs) {
 			if b := readAddrBlock(segs, st, lowerText); b != nil {
