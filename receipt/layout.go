@@ -42,6 +42,9 @@ type layout struct {
 // maxLayoutSegments bounds the segments read (a row-by-row pass looks at its neighbours).
 const maxLayoutSegments = 20_000
 
+// currencyRestRE is the end of a label that names the currency of its value.
+var currencyRestRE = regexp.MustCompile(`^(?:in\b\s*)?\(?(?:EUR|€|USD|\$|GBP|£|CHF)?\)?\s*:?$`)
+
 // maxLabelTries bounds the segments a label is looked for beside: a document repeats a
 // label a few times, not hundreds.
 const maxLabelTries = 200
@@ -178,7 +181,10 @@ func (l *layout) labelled(label *regexp.Regexp, parse func(string) string, limit
 			if tried++; tried > maxLabelTries {
 				return out // each try looks at the page's segments: the work stays bounded
 			}
-			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#"))
+			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#."))
+			if currencyRestRE.MatchString(rest) {
+				rest = "" // "Steuerbetrag in EUR", "Total (EUR):": the label names the currency
+			}
 			if rest != "" {
 				if v := parse(rest); v != "" {
 					out = append(out, v)

@@ -109,7 +109,13 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 	if l == nil || len(l.pages) == 0 {
 		return
 	}
+	before := inv.Seller.Name
 	layoutParties(l, text).apply(inv)
+	for i := range inv.Payment.CreditTransfers {
+		if ct := &inv.Payment.CreditTransfers[i]; ct.AccountName == before {
+			ct.AccountName = inv.Seller.Name // the account holder named after the seller read
+		}
+	}
 	all := strings.Join(splitLines(text), "\n")
 	titleNo, titleDate := titleNumberDate(l)
 	if !invNumberRE.MatchString(all) {

@@ -172,7 +172,11 @@ func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
 		if pv == nil || av == nil || name == "" {
 			continue
 		}
-		if qv.Mul(*pv).Sub(*av).Abs().GreaterThan(decimal.New(1, -2)) {
+		// The figures fit to the cent, or within half a percent: a price printed rounded
+		// (2,7700 for 2.773). The columns say which figure is which, and the lines count
+		// only when they add up to the printed line total (setLines).
+		tol := decimal.Max(decimal.New(1, -2), av.Abs().Mul(decimal.New(5, -3)))
+		if qv.Mul(*pv).Sub(*av).Abs().GreaterThan(tol) {
 			continue // the figures do not fit: no line (a discount, a misread column)
 		}
 		items = append(items, Item{Description: name, Quantity: einvoice.NewDecimal(qv), UnitPrice: einvoice.NewDecimal(*pv), Total: money(*av)})
