@@ -167,7 +167,7 @@ func sameRow(a, b poppler.Box) bool {
 // the rest of the segment after the label (and a colon); else the nearest segment to its
 // right on the same row; else the first segment under it (overlapping its width) within
 // three line heights. parse reads a value and answers "" when it is none; a segment whose
-// rest is not a value is no such label ("Date d'échéance" for "Date"). At most max values
+// rest is not a value is no such label ("Date d'échéance" for "Date"). At most limit values
 // are returned, in reading order.
 func (l *layout) labelled(label *regexp.Regexp, parse func(string) string, limit int) []string {
 	var out []string

@@ -381,7 +381,7 @@ func badPartyName(s string) bool {
 		strings.HasPrefix(strings.ToLower(s), "www.") || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
 }
 
-// applyParties puts the layout's parties over the text lines' reading: a party whose role
+// apply puts the layout's parties over the text lines' reading: a party whose role
 // the layout is sure of (a heading, the sender's line) always, another only where the text
 // lines gave no usable name.
 func (g geoParties) apply(inv *einvoice.Invoice) {
