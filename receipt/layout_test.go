@@ -188,3 +188,19 @@ func TestCreditNoteSigns(t *testing.T) {
 		t.Errorf("totals %+v", tt)
 	}
 }
+
+// TestDueStandsForTotal: with net and VAT labelled and only the amount due for the total,
+// the amount due is the gross where net + VAT make it.
+func TestDueStandsForTotal(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 500, Text: "Net total: 496.00 €"},
+		testpdf.At{X: 50, Y: 512, Text: "VAT total: 75.04 €"},
+		testpdf.At{X: 50, Y: 524, Text: "Due payable: 571.04 €"},
+	)})
+	inv := &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("496.00")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.NetTotal.String() != "496.00" || tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
+		t.Errorf("totals %+v", tt)
+	}
+}

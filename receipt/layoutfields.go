@@ -32,7 +32,7 @@ var (
 	netLabelGeoRE   = regexp.MustCompile(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
 	vatLabelGeoRE   = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
 	grossLabelGeoRE = regexp.MustCompile(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)`)
-	dueLabelGeoRE   = regexp.MustCompile(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
+	dueLabelGeoRE   = regexp.MustCompile(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:due|amount|total)\s+payable|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
 )
 
 var monthNames = map[string]int{
@@ -226,6 +226,15 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
 	}
 	net, vat, gross, due := found.choose()
+	if !agree(net, vat, gross) && len(found.due) > 0 {
+		// Where no labelled total agrees, the amount due stands for it ("Net total",
+		// "VAT total", "Due payable"): without a prepayment the two are one figure.
+		withDue := found
+		withDue.gross = append(slices.Clone(found.gross), found.due...)
+		if n, v, g, _ := withDue.choose(); agree(n, v, g) {
+			net, vat, gross = n, v, g
+		}
+	}
 	if !agree(net, vat, gross) {
 		// A credit note may print its total negative and its VAT without the sign
 		// ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC -233,47 €"): the figures
