@@ -224,6 +224,12 @@ func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
 // readPDF takes a PDF's own text, or renders its first page and reads it like a photo
 // (quality, deskew, orientation, OCR) when it is a scan.
 func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img []byte, q Quality, conf float64, src string, err error) {
+	return e.readPDFWords(ctx, data, nil)
+}
+
+// readPDFWords is readPDF that, for a scan, also puts the OCR's word boxes of each page it
+// reads into words (in points), for the invoice's layout readers.
+func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]poppler.LayoutPage) (text string, img []byte, q Quality, conf float64, src string, err error) {
 	if e.PDF == nil {
 		return "", nil, q, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
 	}
@@ -259,7 +265,7 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 	if rerr != nil {
 		return "", nil, q, 0, "", rerr
 	}
-	text, img, q, conf, err = e.readImage(ctx, img)
+	text, img, q, conf, err = e.readImageWords(ctx, img, float64(dpi), words)
 	if err != nil {
 		return text, img, q, conf, "OCR", err
 	}
@@ -272,7 +278,7 @@ func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img 
 		}
 		imgs, rerr := e.PDF.Render(ctx, data, rest, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
 		for _, page := range imgs {
-			t, _, _, _, err := e.readImage(ctx, page)
+			t, _, _, _, err := e.readImageWords(ctx, page, float64(dpi), words)
 			if err != nil {
 				if ctx.Err() != nil {
 					return "", nil, q, 0, "", err
@@ -310,6 +316,13 @@ func letters(s string) int {
 // readImage decodes, assesses and prepares an image and reads it; when the text reads
 // poorly, Tesseract's orientation detection may turn it upright for a second reading.
 func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte, Quality, float64, error) {
+	return e.readImageWords(ctx, data, 0, nil)
+}
+
+// readImageWords is readImage that also appends the page's word boxes to words, when
+// words is not nil: Tesseract's boxes in pixels of the prepared image, scaled to points at
+// dpi (an image of unknown resolution is taken at 200 dpi, a scan's usual).
+func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
 	if e.OCR == nil {
 		return "", nil, Quality{}, 0, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
 	}
@@ -349,5 +362,28 @@ func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte,
 			return "", nil, q, 0, ctx.Err()
 		}
 	}
+	if words != nil {
+		if dpi <= 0 {
+			dpi = 200
+		}
+		*words = append(*words, ocrPage(p, prepared.Bounds().Dx(), prepared.Bounds().Dy(), q.Rotated, 72/dpi))
+	}
 	return p.Text, png, q, p.Confidence, nil
+}
+
+// ocrPage is an OCR'd page as word boxes in points (scale points a pixel): one block of one
+// line, since the layout readers group words into rows and segments themselves.
+func ocrPage(p *tesseract.Page, w, h, rotated int, scale float64) poppler.LayoutPage {
+	if rotated == 90 || rotated == 270 {
+		w, h = h, w
+	}
+	page := poppler.LayoutPage{Width: float64(w) * scale, Height: float64(h) * scale}
+	ws := make([]poppler.Word, 0, len(p.Boxes))
+	for _, b := range p.Boxes {
+		ws = append(ws, poppler.Word{Box: poppler.Box{X0: float64(b.Left) * scale, Y0: float64(b.Top) * scale, X1: float64(b.Left+b.Width) * scale, Y1: float64(b.Top+b.Height) * scale}, Text: b.Text})
+	}
+	if len(ws) > 0 {
+		page.Blocks = []poppler.Block{{Lines: []poppler.Line{{Words: ws}}}}
+	}
+	return page
 }

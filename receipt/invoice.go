@@ -15,6 +15,7 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
+	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/zugferd"
@@ -56,16 +57,24 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	var (
 		text, src = "", "OCR"
 		image     []byte
+		ocrWords  []poppler.LayoutPage // a scan's or photo's words with their boxes
 	)
 	if kind == KindPDF {
-		text, image, _, _, src, err = e.readPDF(ctx, data)
+		text, image, _, _, src, err = e.readPDFWords(ctx, data, &ocrWords)
 	} else {
-		text, image, _, _, err = e.readImage(ctx, data)
+		text, image, _, _, err = e.readImageWords(ctx, data, 0, &ocrWords)
 	}
 	if err != nil {
 		return nil, err
 	}
-	inv := ParseInvoice(text, e.now())
+	// The layout: a text PDF's word boxes from poppler, a scan's from Tesseract.
+	var lay *layout
+	if src == "PDF_TEXT" {
+		lay = e.readLayout(ctx, data)
+	} else if len(ocrWords) > 0 {
+		lay = newLayout(ocrWords)
+	}
+	inv := parseInvoice(text, e.now(), lay)
 	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
 	var before map[string]string
 	if e.Model != nil {
@@ -89,9 +98,10 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 }
 
 var (
-	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it, and
+	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it
+	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?nr\.?|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vom\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -107,6 +117,12 @@ var (
 // ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,
 // plus the terms of an invoice: number, dates, Leitweg-ID, the two parties, bank account.
 func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
+	return parseInvoice(text, now, nil)
+}
+
+// parseInvoice is ParseInvoice with the document's layout, when there is one (a text PDF's
+// word boxes): refineByLayout corrects what the text lines misread.
+func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	r, p := parse(text, now)
 	all := strings.Join(p.lines, "\n")
 	inv := &einvoice.Invoice{TypeCode: "380", Currency: r.Data.Currency}
@@ -256,9 +272,11 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 		}
 		inv.Totals.VATTotal = money(sum)
 	}
+	refineByLayout(inv, text, lay)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
-	// (quantity × price = amount on every row) comes first, the receipt's item lines after.
+	// (quantity × price = amount on every row) comes first, read from the text lines, then
+	// by its columns in the layout; the receipt's item lines after.
 	// With allowances or charges on the document the lines sum to the printed line total
 	// (BT-106, "Positionssumme"), not to the net.
 	for i, l := range p.lines {
@@ -267,37 +285,51 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 			break
 		}
 	}
+	var columns []Item
+	if lay != nil {
+		columns = layoutLines(lay, decimalComma(p.lines))
+	}
+	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, r.Items} {
+		if len(inv.Lines) == 0 {
+			setLines(inv, items)
+		}
+	}
+	return inv
+}
+
+// setLines makes items the invoice's lines when their amounts add up to its line total
+// (else its net total), within two cents; it reports whether they did.
+func setLines(inv *einvoice.Invoice, items []Item) bool {
 	lineSum := inv.Totals.LineTotal
 	if !lineSum.Valid() {
 		lineSum = inv.Totals.NetTotal
 	}
-	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), r.Items} {
-		if !lineSum.Valid() || len(items) == 0 || len(inv.Lines) > 0 {
-			continue
-		}
-		sum := decimal.Zero
-		for _, it := range items {
-			sum = sum.Add(it.Total.Value())
-		}
-		if sum.Sub(lineSum.Value()).Abs().LessThanOrEqual(decimal.New(2, -2)) {
-			for i, it := range items {
-				q := it.Quantity
-				if !q.Valid() {
-					q = einvoice.MustDecimal("1")
-				}
-				price := it.UnitPrice
-				if !price.Valid() {
-					price = money(it.Total.Value().Div(q.Value()))
-				}
-				line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
-				if len(inv.VATBreakdown) == 1 {
-					line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
-				}
-				inv.Lines = append(inv.Lines, line)
-			}
-		}
+	if !lineSum.Valid() || len(items) == 0 {
+		return false
 	}
-	return inv
+	sum := decimal.Zero
+	for _, it := range items {
+		sum = sum.Add(it.Total.Value())
+	}
+	if sum.Sub(lineSum.Value()).Abs().GreaterThan(decimal.New(2, -2)) {
+		return false
+	}
+	for i, it := range items {
+		q := it.Quantity
+		if !q.Valid() {
+			q = einvoice.MustDecimal("1")
+		}
+		price := it.UnitPrice
+		if !price.Valid() {
+			price = money(it.Total.Value().Div(q.Value()))
+		}
+		line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
+		if len(inv.VATBreakdown) == 1 {
+			line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
+		}
+		inv.Lines = append(inv.Lines, line)
+	}
+	return true
 }
 
 func category(rate decimal.Decimal) string {

@@ -16,7 +16,11 @@ var (
 	// fieldRE is "Label:   value" with the label a few words before a colon.
 	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
 	// A post code line as the viewers print it under the street: "DE 80333 München".
-	countryPostRE = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
+	// A VAT id as the party's block labels it: a country prefix and 8 to 12 digits or
+	// letters; a test invoice's "DE12435679" is one digit short of a German one, and still
+	// the seller's id the document states.
+	labelledVATIDRE = lazyre.New(`^[A-Z]{2}[0-9A-Z]{8,12}$`)
+	countryPostRE   = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
 )
 
 // blockParty is what a party's block says.
@@ -96,7 +100,7 @@ func (b blockParty) apply(p *einvoice.Party) {
 			p.Address.Country = b.address.Country
 		}
 	}
-	if b.vatID != "" && vatIDRE.MatchString(strings.ToUpper(b.vatID)) {
+	if id := strings.ToUpper(b.vatID); vatIDRE.MatchString(id) || labelledVATIDRE.MatchString(id) {
 		p.VATID = strings.ToUpper(b.vatID)
 	}
 	if b.email != "" {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -52,7 +53,20 @@ type Page struct {
 	Text       string
 	Confidence float64 // mean word confidence, 0–100
 	Words      int
+	// Boxes are the words with their places in the image (pixels, origin top left), from
+	// Tesseract's TSV: a reader of the page's layout pairs labels with values by them.
+	Boxes []WordBox
 }
+
+// WordBox is one recognised word and its box in pixels.
+type WordBox struct {
+	Left, Top, Width, Height int
+	Text                     string
+	Confidence               float64
+}
+
+// MaxBoxes bounds the word boxes kept of a page: a page of text holds a few thousand words.
+const MaxBoxes = 20_000
 
 // singleThread keeps each process to one core; parallelism is the supervisor's business.
 var singleThread = []string{"OMP_THREAD_LIMIT=1"}
@@ -85,32 +99,51 @@ func (t *Tesseract) Read(ctx context.Context, img []byte, o Options) (*Page, err
 			return err
 		}
 		page = &Page{Text: string(text)}
-		page.Confidence, page.Words = confidence(tsv)
+		page.Confidence, page.Words, page.Boxes = parseTSV(tsv)
 		return nil
 	})
 	return page, err
 }
 
-// confidence is the mean confidence of the words in Tesseract's TSV output (level 5 rows).
-func confidence(tsv []byte) (mean float64, words int) {
+// parseTSV reads Tesseract's TSV output: the mean confidence of its words (level 5 rows),
+// their number, and the first MaxBoxes of them with their boxes. Malformed rows are
+// skipped.
+func parseTSV(tsv []byte) (mean float64, words int, boxes []WordBox) {
 	var sum float64
 	sc := bufio.NewScanner(bytes.NewReader(tsv))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
 		if len(f) < 12 || f[0] != "5" || strings.TrimSpace(f[11]) == "" {
 			continue
 		}
 		c, err := strconv.ParseFloat(f[10], 64)
-		if err != nil || c < 0 {
+		if err != nil || c < 0 || math.IsNaN(c) || c > 100 {
 			continue
 		}
 		sum += c
 		words++
+		if len(boxes) == MaxBoxes {
+			continue
+		}
+		var n [4]int
+		ok := true
+		for i := range n {
+			v, err := strconv.Atoi(f[6+i])
+			if err != nil || v < 0 || v > 1_000_000 {
+				ok = false
+				break
+			}
+			n[i] = v
+		}
+		if ok && n[2] > 0 && n[3] > 0 {
+			boxes = append(boxes, WordBox{Left: n[0], Top: n[1], Width: n[2], Height: n[3], Text: strings.TrimSpace(f[11]), Confidence: c})
+		}
 	}
 	if words == 0 {
-		return 0, 0
+		return 0, 0, boxes
 	}
-	return sum / float64(words), words
+	return sum / float64(words), words, boxes
 }
 
 // Orientation asks Tesseract's orientation detection how far an image must be turned
@@ -217,7 +250,7 @@ func (t *Tesseract) TextLayer(ctx context.Context, img []byte, dpi int, language
 			return err
 		}
 		layer = &Layer{PDF: pdf}
-		layer.Confidence, layer.Words = confidence(tsv)
+		layer.Confidence, layer.Words, _ = parseTSV(tsv)
 		return nil
 	})
 	return layer, err

@@ -49,3 +49,33 @@ func TestParseOSD(t *testing.T) {
 		t.Errorf("%d %v", r, c)
 	}
 }
+
+// TestParseTSV: words keep their boxes and confidences; rows of other levels, empty words
+// and malformed rows are skipped.
+func TestParseTSV(t *testing.T) {
+	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
+		"1\t1\t0\t0\t0\t0\t0\t0\t1654\t2339\t-1\t\n" +
+		"5\t1\t1\t1\t1\t1\t120\t80\t210\t32\t96.5\tRechnung\n" +
+		"5\t1\t1\t1\t1\t2\t340\t80\t90\t32\t90\tNr.\n" +
+		"5\t1\t1\t1\t1\t3\tx\t80\t90\t32\t90\tbroken\n" +
+		"5\t1\t1\t1\t1\t4\t500\t80\t90\t32\t-1\t \n"
+	mean, words, boxes := parseTSV([]byte(tsv))
+	if words != 3 || len(boxes) != 2 || mean < 92 || mean > 93 {
+		t.Fatalf("mean %v, %d words, boxes %+v", mean, words, boxes)
+	}
+	if b := boxes[0]; b.Text != "Rechnung" || b.Left != 120 || b.Top != 80 || b.Width != 210 || b.Height != 32 || b.Confidence != 96.5 {
+		t.Errorf("box %+v", b)
+	}
+}
+
+// FuzzParseTSV: any output parses without a panic, within MaxBoxes.
+func FuzzParseTSV(f *testing.F) {
+	f.Add("5\t1\t1\t1\t1\t1\t120\t80\t210\t32\t96.5\tRechnung\n")
+	f.Add("5\t1\t1\t1\t1\t1\t-5\t99999999999\t0\t32\tNaN\tx\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		_, words, boxes := parseTSV([]byte(s))
+		if len(boxes) > MaxBoxes || len(boxes) > words {
+			t.Fatalf("%d boxes of %d words", len(boxes), words)
+		}
+	})
+}

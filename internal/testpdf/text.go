@@ -58,3 +58,30 @@ func winAnsi(s string) string {
 	}
 	return b.String()
 }
+
+// At is a text placed on a page: its baseline starts X points from the left and Y points
+// from the top.
+type At struct {
+	X, Y float64
+	Text string
+}
+
+// TextAt is an A4 PDF with one page per slice, each text set where it says in a standard
+// font at size points: a layout with columns, as the letterheads of invoices have them.
+func TextAt(font string, size float64, pages ...[]At) []byte {
+	w := NewWriter()
+	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /"+font+" /Encoding /WinAnsiEncoding >>")
+	kids := ""
+	for i, texts := range pages {
+		var c strings.Builder
+		for _, t := range texts {
+			fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, t.X, 842-t.Y, winAnsi(t.Text))
+		}
+		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		w.Obj(5+2*i, StreamBody("", c.String()))
+		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
+	}
+	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(pages)))
+	return w.Finish("")
+}

@@ -1,0 +1,250 @@
+package receipt
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/internal/lazyre"
+	"github.com/papierkram/papierkram/pdf"
+)
+
+// layoutReader is a PDFReader that also reads word boxes (engine/poppler). It is asked
+// for separately so that a PDFReader without it still works: the invoice is then read
+// from the text lines alone.
+type layoutReader interface {
+	Layout(ctx context.Context, pdf []byte, first, last int) ([]poppler.LayoutPage, error)
+}
+
+// segment is a run of words on one row with no wide gap between them: a label, a value, a
+// table cell, a line of an address. The text lines of pdftotext -layout join a row's
+// segments, so a two-column letterhead puts the sender's and the recipient's names on one
+// line; segments keep them apart and keep where each stands.
+type segment struct {
+	poppler.Box
+	page  int
+	text  string
+	words []poppler.Word // a table's cells set close together may share a segment
+}
+
+func (s segment) h() float64 { return s.Y1 - s.Y0 }
+
+// layout is a document's segments, page by page, each page's in reading order (top to
+// bottom, then left to right).
+type layout struct {
+	pages  [][]segment
+	width  []float64
+	height []float64
+}
+
+// maxLayoutSegments bounds the segments read (a row-by-row pass looks at its neighbours).
+const maxLayoutSegments = 20_000
+
+// currencyRestRE is the end of a label that names the currency of its value.
+var currencyRestRE = lazyre.New(`^(?:in\b\s*)?\(?(?:EUR|€|USD|\$|GBP|£|CHF)?\)?\s*:?$`)
+
+// maxLabelTries bounds the segments a label is looked for beside: a document repeats a
+// label a few times, not hundreds.
+const maxLabelTries = 200
+
+// maxStackSegments bounds the segments of a page grouped into address stacks and tables
+// (a quadratic pass); an invoice page has a few hundred.
+const maxStackSegments = 5000
+
+// wordGap is the gap between two words, in their height, that parts two segments: words of
+// one phrase stand a space apart (about a fifth of the height; a spaced bullet between the
+// parts of an address about one height), columns further.
+const wordGap = 1.5
+
+// newLayout groups each page's words into rows (their boxes overlap vertically by at least
+// half the smaller height) and splits the rows into segments at wide gaps.
+func newLayout(pages []poppler.LayoutPage) *layout {
+	l := &layout{}
+	total := 0
+	for pi, p := range pages {
+		var words []poppler.Word
+		for _, b := range p.Blocks {
+			for _, ln := range b.Lines {
+				for _, w := range ln.Words {
+					if w.X1 > w.X0 && w.Y1 > w.Y0 {
+						words = append(words, w)
+					}
+				}
+			}
+		}
+		slices.SortStableFunc(words, func(a, b poppler.Word) int { return cmp.Compare(a.Y0, b.Y0) })
+		type row struct {
+			box   poppler.Box
+			words []poppler.Word
+		}
+		var rows []row
+		for _, w := range words {
+			placed := false
+			// Rows are made top to bottom: a word can only join one of the last few.
+			for r := len(rows) - 1; r >= max(0, len(rows)-6); r-- {
+				b := rows[r].box
+				ov := min(b.Y1, w.Y1) - max(b.Y0, w.Y0)
+				if ov >= 0.5*min(b.Y1-b.Y0, w.Y1-w.Y0) {
+					rows[r].words = append(rows[r].words, w)
+					rows[r].box.Y0, rows[r].box.Y1 = min(b.Y0, w.Y0), max(b.Y1, w.Y1)
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				rows = append(rows, row{box: w.Box, words: []poppler.Word{w}})
+			}
+		}
+		var segs []segment
+		for _, r := range rows {
+			slices.SortStableFunc(r.words, func(a, b poppler.Word) int { return cmp.Compare(a.X0, b.X0) })
+			var cur *segment
+			var prev poppler.Word
+			for _, w := range r.words {
+				h := (w.Y1 - w.Y0 + prev.Y1 - prev.Y0) / 2
+				if cur != nil && w.X0-prev.X1 <= wordGap*h {
+					cur.text += " " + w.Text
+					cur.words = append(cur.words, w)
+					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
+				} else {
+					if total++; total > maxLayoutSegments {
+						break
+					}
+					segs = append(segs, segment{Box: w.Box, page: pi, text: w.Text, words: []poppler.Word{w}})
+					cur = &segs[len(segs)-1]
+				}
+				prev = w
+			}
+		}
+		// Rows were made top to bottom and each row's segments left to right: segs are in
+		// reading order.
+		l.pages = append(l.pages, segs)
+		l.width = append(l.width, p.Width)
+		l.height = append(l.height, p.Height)
+		if total > maxLayoutSegments {
+			break
+		}
+	}
+	return l
+}
+
+// readLayout reads the word boxes of a text PDF; nil when the reader has none or they
+// cannot be read (the text lines then decide alone).
+func (e *Extractor) readLayout(ctx context.Context, data []byte) *layout {
+	lr, ok := e.PDF.(layoutReader)
+	if !ok {
+		return nil
+	}
+	d, err := pdf.Read(data)
+	if err != nil {
+		return nil
+	}
+	n := d.PageCount()
+	if n < 1 || n > MaxPages {
+		return nil
+	}
+	pages, err := lr.Layout(ctx, d.Bytes(), 1, n)
+	if err != nil {
+		if e.Log != nil && ctx.Err() == nil {
+			e.Log.Warn("reading the PDF's word boxes failed", "error", err)
+		}
+		return nil
+	}
+	return newLayout(pages)
+}
+
+// overlapX: the two segments share some of their width.
+func overlapX(a, b poppler.Box) bool { return min(a.X1, b.X1) > max(a.X0, b.X0) }
+
+// sameRow: the two segments stand on one row.
+func sameRow(a, b poppler.Box) bool {
+	return min(a.Y1, b.Y1)-max(a.Y0, b.Y0) >= 0.5*min(a.Y1-a.Y0, b.Y1-b.Y0)
+}
+
+// labelled finds the values of a label: for each segment the label matches at its start,
+// the rest of the segment after the label (and a colon); else the nearest segment to its
+// right on the same row; else the first segment under it (overlapping its width) within
+// three line heights. parse reads a value and answers "" when it is none; a segment whose
+// rest is not a value is no such label ("Date d'échéance" for "Date"). At most limit values
+// are returned, in reading order.
+func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit int) []string {
+	var out []string
+	tried := 0
+	for _, segs := range l.pages {
+		for i, s := range segs {
+			m := label.FindStringIndex(s.text)
+			if m == nil || m[0] != 0 {
+				continue
+			}
+			if tried++; tried > maxLabelTries {
+				return out // each try looks at the page's segments: the work stays bounded
+			}
+			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#."))
+			if currencyRestRE.MatchString(rest) {
+				rest = "" // "Steuerbetrag in EUR", "Total (EUR):": the label names the currency
+			}
+			if rest != "" {
+				if v := parse(rest); v != "" {
+					out = append(out, v)
+				}
+				if len(out) == limit {
+					return out
+				}
+				continue
+			}
+			if v := nearValue(segs, i, parse); v != "" {
+				out = append(out, v)
+				if len(out) == limit {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nearValue is the value beside segs[i] (right, same row) or under it.
+func nearValue(segs []segment, i int, parse func(string) string) string {
+	s := segs[i]
+	var right *segment
+	for j := range segs {
+		t := &segs[j]
+		if j == i || t.X0 < s.X1-1 || !sameRow(s.Box, t.Box) {
+			continue
+		}
+		if right == nil || t.X0 < right.X0 {
+			right = t
+		}
+	}
+	if right != nil && right.X0-s.X1 < 250 {
+		if v := parse(right.text); v != "" {
+			return v
+		}
+	}
+	for j := i + 1; j < len(segs); j++ {
+		t := segs[j]
+		if t.Y0 < s.Y1-0.3*s.h() {
+			continue
+		}
+		if t.Y0-s.Y1 > 3*s.h() {
+			break
+		}
+		if !overlapX(s.Box, t.Box) {
+			continue
+		}
+		v := parse(t.text)
+		if v == "" && j+1 < len(segs) {
+			// A value broken over two lines of its cell (an IBAN in a narrow column).
+			for k := j + 1; k < len(segs) && segs[k].Y0-t.Y1 < t.h(); k++ {
+				if overlapX(t.Box, segs[k].Box) && !sameRow(t.Box, segs[k].Box) {
+					v = parse(t.text + " " + segs[k].text)
+					break
+				}
+			}
+		}
+		return v
+	}
+	return ""
+}

@@ -1,0 +1,206 @@
+package receipt
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/internal/testpdf"
+)
+
+// letterhead is an invoice in a DIN 5008 layout: the sender's line over the recipient's
+// window on the left, the sender's block and the invoice's terms on the right, on the same
+// rows; a line table whose second amount stands a little under its row; the IBAN under its
+// label, broken over two lines of a narrow cell.
+var letterhead = []testpdf.At{
+	{X: 60, Y: 130, Text: "Nordlicht Software GmbH - Hafenstr. 3 - 20457 Hamburg"},
+	{X: 60, Y: 150, Text: "Bäckerei Sonnenschein KG"},
+	{X: 60, Y: 162, Text: "Marktplatz 7"},
+	{X: 60, Y: 174, Text: "04109 Leipzig"},
+	{X: 360, Y: 60, Text: "Nordlicht Software GmbH"},
+	{X: 360, Y: 72, Text: "Hafenstr. 3"},
+	{X: 360, Y: 84, Text: "20457 Hamburg"},
+	{X: 360, Y: 150, Text: "Rechnungsnummer:"},
+	{X: 470, Y: 150, Text: "NL-2026-117"},
+	{X: 360, Y: 162, Text: "Lieferdatum:"},
+	{X: 470, Y: 162, Text: "10.10.2026"},
+	{X: 360, Y: 174, Text: "Rechnungsdatum:"},
+	{X: 470, Y: 174, Text: "14.10.2026"},
+	{X: 60, Y: 300, Text: "Pos"},
+	{X: 100, Y: 300, Text: "Bezeichnung"},
+	{X: 300, Y: 300, Text: "Menge"},
+	{X: 370, Y: 300, Text: "Einzelpreis"},
+	{X: 480, Y: 300, Text: "Betrag"},
+	{X: 60, Y: 320, Text: "1"},
+	{X: 100, Y: 320, Text: "Webhosting Jahrespaket"},
+	{X: 300, Y: 320, Text: "1"},
+	{X: 370, Y: 320, Text: "240,00"},
+	{X: 480, Y: 320, Text: "240,00"},
+	{X: 60, Y: 340, Text: "2"},
+	{X: 100, Y: 340, Text: "Domain"},
+	{X: 300, Y: 340, Text: "3"},
+	{X: 370, Y: 340, Text: "12,00"},
+	{X: 480, Y: 350, Text: "36,00"},
+	{X: 370, Y: 420, Text: "Nettobetrag"},
+	{X: 480, Y: 420, Text: "276,00"},
+	{X: 370, Y: 434, Text: "USt 19 %"},
+	{X: 480, Y: 434, Text: "52,44"},
+	{X: 370, Y: 448, Text: "Gesamtbetrag"},
+	{X: 480, Y: 448, Text: "328,44"},
+	{X: 60, Y: 700, Text: "Bank"},
+	{X: 60, Y: 712, Text: "Hamburger Sparkasse"},
+	{X: 200, Y: 700, Text: "IBAN"},
+	{X: 200, Y: 712, Text: "DE02 1203 0000 0000"},
+	{X: 200, Y: 724, Text: "2020 51"},
+}
+
+// TestTwoColumnLetterhead: the parties of a two-column letterhead, the terms beside the
+// recipient's address, the line table and the IBAN under its label are read by their
+// positions.
+func TestTwoColumnLetterhead(t *testing.T) {
+	r, err := newExtractor(t).Invoice(t.Context(), testpdf.TextAt("Helvetica", 9, letterhead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := r.Invoice
+	if inv.Seller.Name != "Nordlicht Software GmbH" || inv.Seller.Address.PostCode != "20457" {
+		t.Errorf("seller %q %+v", inv.Seller.Name, inv.Seller.Address)
+	}
+	if b := inv.Buyer; b.Name != "Bäckerei Sonnenschein KG" || b.Address.Line1 != "Marktplatz 7" || b.Address.PostCode != "04109" || b.Address.City != "Leipzig" {
+		t.Errorf("buyer %q %+v", b.Name, b.Address)
+	}
+	if inv.Number != "NL-2026-117" || inv.IssueDate != "2026-10-14" {
+		t.Errorf("number %q, issue date %q", inv.Number, inv.IssueDate)
+	}
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE02120300000000202051" {
+		t.Errorf("payment %+v", inv.Payment)
+	}
+	if tt := inv.Totals; tt.NetTotal.String() != "276.00" || tt.VATTotal.String() != "52.44" || tt.GrossTotal.String() != "328.44" {
+		t.Errorf("totals %+v", tt)
+	}
+	if len(inv.Lines) != 2 || inv.Lines[0].Item.Name != "Webhosting Jahrespaket" || inv.Lines[1].Item.Name != "Domain" || inv.Lines[1].Quantity.String() != "3" || inv.Lines[1].NetAmount.String() != "36.00" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+}
+
+// page builds a layout page from placed texts, one word per text's word, 10 points high
+// and 5 points a letter wide.
+func page(texts ...testpdf.At) poppler.LayoutPage {
+	p := poppler.LayoutPage{Width: 595, Height: 842}
+	for _, t := range texts {
+		x := t.X
+		var ws []poppler.Word
+		for _, w := range strings.Fields(t.Text) {
+			ws = append(ws, poppler.Word{Box: poppler.Box{X0: x, Y0: t.Y, X1: x + 5*float64(len([]rune(w))), Y1: t.Y + 10}, Text: w})
+			x += 5*float64(len([]rune(w))) + 3
+		}
+		p.Blocks = append(p.Blocks, poppler.Block{Lines: []poppler.Line{{Words: ws}}})
+	}
+	return p
+}
+
+// TestLabelled: a value right of its label or under it; a label that is only the start of
+// another ("Date d'échéance" for "Date") is none.
+func TestLabelled(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 40, Y: 100, Text: "Date d'échéance"}, testpdf.At{X: 200, Y: 100, Text: "30/01/2019"},
+		testpdf.At{X: 40, Y: 120, Text: "Date"}, testpdf.At{X: 200, Y: 120, Text: "Ihre Zeichen"},
+		testpdf.At{X: 40, Y: 132, Text: "31/12/2018"},
+		testpdf.At{X: 300, Y: 200, Text: "Invoice No."}, testpdf.At{X: 300, Y: 212, Text: "INV-77 (copy)"},
+	)})
+	if got := l.labelled(genericDateRE, layoutDate, 5); len(got) != 1 || got[0] != "2018-12-31" {
+		t.Errorf("date %q", got)
+	}
+	if got := l.labelled(numberLabelRE, layoutNumber, 5); len(got) != 1 || got[0] != "INV-77" {
+		t.Errorf("number %q", got)
+	}
+}
+
+// TestLayoutParties: of two address blocks side by side without headings, the left one in
+// the letter's window is the recipient's; a heading over a block says whose it is.
+func TestLayoutParties(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 57, Y: 110, Text: "Adatum Corporation"}, testpdf.At{X: 57, Y: 124, Text: "Station Road, 21"}, testpdf.At{X: 57, Y: 138, Text: "48436 Düsseldorf"},
+		testpdf.At{X: 480, Y: 110, Text: "CRONUS DE"}, testpdf.At{X: 480, Y: 124, Text: "Hofstraße 12"}, testpdf.At{X: 480, Y: 138, Text: "20097 Hamburg"},
+	)})
+	g := layoutParties(l, "")
+	if g.seller == nil || g.buyer == nil || g.seller.name != "CRONUS DE" || g.buyer.name != "Adatum Corporation" || g.sellerStrong || g.buyerStrong {
+		t.Errorf("side by side: %+v", g)
+	}
+	l = newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 40, Y: 60, Text: "LE FOURNISSEUR"}, testpdf.At{X: 40, Y: 72, Text: "35 rue d'ici"}, testpdf.At{X: 40, Y: 84, Text: "75018 PARIS, FR"},
+		testpdf.At{X: 300, Y: 60, Text: "Adresse du Client"},
+		testpdf.At{X: 310, Y: 74, Text: "LE CLIENT"}, testpdf.At{X: 310, Y: 86, Text: "58 rue de la mer"}, testpdf.At{X: 310, Y: 98, Text: "06000 NICE"},
+	)})
+	g = layoutParties(l, "")
+	if g.buyer == nil || g.buyer.name != "LE CLIENT" || !g.buyerStrong || g.buyer.address.City != "NICE" || g.seller == nil || g.seller.name != "LE FOURNISSEUR" || g.seller.address.Country != "FR" {
+		t.Errorf("headed: %+v", g)
+	}
+	inv := &einvoice.Invoice{}
+	inv.Buyer.Name = "58 rue de la mer      Buyer line 2"
+	g.apply(inv)
+	if inv.Buyer.Name != "LE CLIENT" || inv.Seller.Name != "LE FOURNISSEUR" {
+		t.Errorf("applied: seller %q, buyer %q", inv.Seller.Name, inv.Buyer.Name)
+	}
+}
+
+// FuzzLayoutInvoice: any word boxes pdftotext could give are read without a panic.
+func FuzzLayoutInvoice(f *testing.F) {
+	f.Add(`<doc><page width="595" height="842"><flow><block><line><word xMin="60" yMin="100" xMax="120" yMax="110">Rechnungsnummer:</word><word xMin="130" yMin="100" xMax="160" yMax="110">R-1</word></line><line><word xMin="60" yMin="112" xMax="90" yMax="122">Menge</word><word xMin="200" yMin="112" xMax="240" yMax="122">Preis</word><word xMin="300" yMin="112" xMax="340" yMax="122">Betrag</word></line><line><word xMin="60" yMin="124" xMax="70" yMax="134">2</word><word xMin="200" yMin="124" xMax="240" yMax="134">1,50</word><word xMin="300" yMin="124" xMax="340" yMax="134">3,00</word></line></block></flow></page></doc>`, "Nettobetrag 3,00")
+	f.Add(`<page><block><line><word xMin="1e300" yMin="-5" xMax="-1e300" yMax="0">IBAN</word></line></block></page>`, "")
+	f.Fuzz(func(t *testing.T, bbox, text string) {
+		pages, _ := poppler.ParseBBox(strings.NewReader(bbox))
+		inv := ParseInvoice(text, now)
+		refineByLayout(inv, text, newLayout(pages))
+	})
+}
+
+// TestTitleNumberDate: a title names the number after a few words, and the date after it on
+// the line or under it.
+func TestTitleNumberDate(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 100, Text: "Rechnung des Versicherers Nr. 01.234.567.8-2018-1 vom"},
+		testpdf.At{X: 50, Y: 112, Text: "06.12.2018"},
+	)})
+	if n, d := titleNumberDate(l); n != "01.234.567.8-2018-1" || d != "2018-12-06" {
+		t.Errorf("under: %q %q", n, d)
+	}
+	l = newLayout([]poppler.LayoutPage{page(testpdf.At{X: 50, Y: 100, Text: "Facture N° F-2024-7 du 3 mars 2024"})})
+	if n, d := titleNumberDate(l); n != "F-2024-7" || d != "2024-03-03" {
+		t.Errorf("on the line: %q %q", n, d)
+	}
+}
+
+// TestCreditNoteSigns: a credit note that prints its net and total negative and its VAT
+// without sign gets all three negative.
+func TestCreditNoteSigns(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 300, Y: 500, Text: "Total HT"}, testpdf.At{X: 450, Y: 500, Text: "-218,48 €"},
+		testpdf.At{X: 300, Y: 512, Text: "Taxes"}, testpdf.At{X: 450, Y: 512, Text: "14,99 €"},
+		testpdf.At{X: 300, Y: 524, Text: "Total TTC"}, testpdf.At{X: 450, Y: 524, Text: "-233,47 €"},
+	)})
+	inv := &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("233.47")
+	inv.Totals.AmountDue = einvoice.MustDecimal("233.47")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.NetTotal.String() != "-218.48" || tt.VATTotal.String() != "-14.99" || tt.GrossTotal.String() != "-233.47" || tt.AmountDue.String() != "-233.47" {
+		t.Errorf("totals %+v", tt)
+	}
+}
+
+// TestDueStandsForTotal: with net and VAT labelled and only the amount due for the total,
+// the amount due is the gross where net + VAT make it.
+func TestDueStandsForTotal(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 500, Text: "Net total: 496.00 €"},
+		testpdf.At{X: 50, Y: 512, Text: "VAT total: 75.04 €"},
+		testpdf.At{X: 50, Y: 524, Text: "Due payable: 571.04 €"},
+	)})
+	inv := &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("496.00")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.NetTotal.String() != "496.00" || tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
+		t.Errorf("totals %+v", tt)
+	}
+}

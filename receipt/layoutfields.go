@@ -1,0 +1,264 @@
+package receipt
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
+)
+
+// Labels read by position (layout.labelled): the value right of the label or under it.
+// German, English and French, as invoicing programs print them.
+var (
+	numberLabelRE = lazyre.New(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°o]\.?|avoir\s+n[°o]\.?|n[°o]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
+	// A title with the number after it on the same line: "Invoice 103767", "Avoir AV-2017-0005".
+	titleNumberRE = lazyre.New(`^(?:Invoice|INVOICE|Rechnung|RECHNUNG|Gutschrift|GUTSCHRIFT|Facture|FACTURE|Avoir|AVOIR|Credit Note|CREDIT NOTE)\s+([A-Z0-9][A-Za-z0-9/._-]{1,34})$`)
+	// A title, a few words, then the number's label: "Gutschrift (Selbst ausgestellte
+	// Rechnung) Nr.", "Rechnung des Versicherers Nr.", "SELBSTABRECHNUNG (389) Nr.".
+	titleNrRE     = lazyre.New(`(?i)^(?:\pL*rechnung|gutschrift|selbstabrechnung|invoice|credit\s+note|facture|avoir)\b[^:]{0,45}?\s(?:nr\.?|no\.?|n[°o]|#)\s*:?\s*`)
+	datePrepRE    = lazyre.New(`(?i)^(?:vom|von|du|dated|of)\s+`)
+	numberValueRE = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9/._-]{0,34})$`)
+	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
+	// a print date, "Rechnungsdatum" is the invoice's.
+	issueLabelRE    = lazyre.New(`(?i)^(?:rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission)`)
+	cityDateRE      = lazyre.New(`^\pL[\pL .-]+,\s+(?:den|le)$`)
+	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
+	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
+	layoutIBANRE    = lazyre.New(`(?i)^iban`)
+	netLabelGeoRE   = lazyre.New(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
+	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
+	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)`)
+	dueLabelGeoRE   = lazyre.New(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:due|amount|total)\s+payable|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
+)
+
+var monthNames = map[string]int{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+	"januar": 1, "februar": 2, "märz": 3, "mai": 5, "juni": 6, "juli": 7, "oktober": 10, "dezember": 12,
+	"janvier": 1, "février": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7, "août": 8, "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12,
+}
+
+// layoutDate reads a date cell: 17.11.2024, 17/11/2024, 2024-11-17, "February 17, 2026",
+// "17. Februar 2026", "16 novembre 2017".
+func layoutDate(s string) string {
+	s = strings.TrimSpace(s)
+	if m := monthDateRE.FindStringSubmatch(s); m != nil {
+		day, month, year := m[1], m[2], m[3]
+		if day == "" {
+			day, month, year = m[5], m[4], m[6]
+		}
+		if mo, ok := monthNames[strings.ToLower(month)]; ok {
+			if d, ok := mkDate(day, itoa2(mo), year); ok {
+				return d.Format(time.DateOnly)
+			}
+		}
+		return ""
+	}
+	if len(s) > 12 {
+		return ""
+	}
+	return string(dateOf(s))
+}
+
+func itoa2(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
+
+// layoutNumber reads a number cell: its first token, when it has a digit in it.
+func layoutNumber(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	s = f[0] // "RE-20171118/506 von 18.11.2017": the number, then its date
+	if !numberValueRE.MatchString(s) || !strings.ContainsAny(s, "0123456789") {
+		return ""
+	}
+	return strings.TrimRight(s, ".-_/")
+}
+
+// layoutAmount reads an amount cell: one amount, perhaps with its currency.
+func layoutAmount(s string) string {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "€"), "€"))
+	for _, c := range []string{"EUR", "USD", "GBP", "CHF"} {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, c), c))
+	}
+	if !amountOnly(s) {
+		return ""
+	}
+	a := amounts(s)
+	return a[0].v.String()
+}
+
+// layoutIBAN reads an IBAN cell, spaces and all, when its check digits fit.
+func layoutIBAN(s string) string {
+	s = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(strings.TrimLeft(s, ": ")), " ", ""))
+	if validIBAN(s) {
+		return s
+	}
+	return ""
+}
+
+// refineByLayout corrects the text lines' reading of an invoice by the layout: the parties
+// by their address blocks, the number and the dates by their labels' positions, the IBAN
+// under its label, and the totals where the labelled cells agree (net + VAT = gross) and
+// the text lines' totals do not. (The line table by its columns: layoutLines.)
+func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
+	if l == nil || len(l.pages) == 0 {
+		return
+	}
+	before := inv.Seller.Name
+	layoutParties(l, text).apply(inv)
+	for i := range inv.Payment.CreditTransfers {
+		if ct := &inv.Payment.CreditTransfers[i]; ct.AccountName == before {
+			ct.AccountName = inv.Seller.Name // the account holder named after the seller read
+		}
+	}
+	all := strings.Join(splitLines(text), "\n")
+	titleNo, titleDate := titleNumberDate(l)
+	if !invNumberRE.MatchString(all) {
+		if vs := l.labelled(numberLabelRE, layoutNumber, 1); len(vs) > 0 {
+			inv.Number = vs[0]
+		} else if titleNo != "" {
+			inv.Number = titleNo
+		} else if n := titleNumber(l); n != "" {
+			inv.Number = n
+		}
+	}
+	if vs := l.labelled(issueLabelRE, layoutDate, 1); len(vs) > 0 {
+		inv.IssueDate = einvoice.Date(vs[0])
+	} else if titleDate != "" {
+		inv.IssueDate = einvoice.Date(titleDate)
+	} else if vs := l.labelled(cityDateRE, layoutDate, 1); len(vs) > 0 {
+		inv.IssueDate = einvoice.Date(vs[0])
+	} else if inv.IssueDate == "" {
+		if vs := l.labelled(genericDateRE, layoutDate, 1); len(vs) > 0 {
+			inv.IssueDate = einvoice.Date(vs[0])
+		} else if d := firstMonthDate(l); d != "" {
+			inv.IssueDate = einvoice.Date(d)
+		}
+	}
+	if len(inv.Payment.CreditTransfers) == 0 {
+		if vs := l.labelled(layoutIBANRE, layoutIBAN, 1); len(vs) > 0 {
+			inv.Payment = einvoice.Payment{MeansCode: "58", CreditTransfers: []einvoice.CreditTransfer{{AccountID: vs[0], AccountName: inv.Seller.Name}}}
+		}
+	}
+	layoutTotals(inv, l)
+}
+
+// titleNumberDate reads a title that names the document's kind, then its number and date:
+// "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102" over "vom 05.03.2018", "Rechnung
+// des Versicherers Nr. 01.234.567.8-2018-1 vom" over "06.12.2018". The date may follow the
+// number on its line or stand on the line under the title.
+func titleNumberDate(l *layout) (number, date string) {
+	for _, segs := range l.pages[:min(2, len(l.pages))] {
+		for i, s := range segs {
+			m := titleNrRE.FindStringSubmatchIndex(s.text)
+			if m == nil {
+				continue
+			}
+			rest := strings.Fields(s.text[m[1]:])
+			if len(rest) == 0 {
+				continue
+			}
+			if number = layoutNumber(rest[0]); number == "" {
+				continue
+			}
+			after := strings.Join(rest[1:], " ")
+			if d := layoutDate(datePrepRE.ReplaceAllString(after, "")); d != "" {
+				return number, d
+			}
+			if after == "" || datePrepRE.MatchString(after+" ") {
+				for j := i + 1; j < len(segs) && segs[j].Y0-s.Y1 < 2*s.h(); j++ {
+					if overlapX(s.Box, segs[j].Box) && !sameRow(s.Box, segs[j].Box) {
+						return number, layoutDate(datePrepRE.ReplaceAllString(segs[j].text, ""))
+					}
+				}
+			}
+			return number, ""
+		}
+	}
+	return "", ""
+}
+
+// titleNumber is the number a title carries on its line: "Invoice 103767".
+func titleNumber(l *layout) string {
+	for _, s := range l.pages[0] {
+		if m := titleNumberRE.FindStringSubmatch(s.text); m != nil && strings.ContainsAny(m[1], "0123456789") {
+			return strings.TrimRight(m[1], ".-_/")
+		}
+	}
+	return ""
+}
+
+// firstMonthDate is the first date with its month in words on the first page: an invoice
+// that prints its date without a label prints it so, under its title.
+func firstMonthDate(l *layout) string {
+	for _, s := range l.pages[0] {
+		if d := layoutDate(s.text); d != "" && monthDateRE.MatchString(s.text) {
+			return d
+		}
+	}
+	return ""
+}
+
+// layoutTotals takes the labelled totals by position where they agree (net + VAT = gross)
+// and the text lines' do not.
+func layoutTotals(inv *einvoice.Invoice, l *layout) {
+	t := &inv.Totals
+	tol := decimal.New(2, -2)
+	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
+		return
+	}
+	read := func(re *lazyre.Regexp) []decimal.Decimal {
+		var out []decimal.Decimal
+		for _, v := range l.labelled(re, layoutAmount, 20) {
+			if d, err := decimal.NewFromString(v); err == nil {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: read(dueLabelGeoRE)}
+	agree := func(net, vat, gross *decimal.Decimal) bool {
+		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
+	}
+	net, vat, gross, due := found.choose()
+	if !agree(net, vat, gross) && len(found.due) > 0 {
+		// Where no labelled total agrees, the amount due stands for it ("Net total",
+		// "VAT total", "Due payable"): without a prepayment the two are one figure.
+		withDue := found
+		withDue.gross = append(slices.Clone(found.gross), found.due...)
+		if n, v, g, _ := withDue.choose(); agree(n, v, g) {
+			net, vat, gross = n, v, g
+		}
+	}
+	if !agree(net, vat, gross) {
+		// A credit note may print its total negative and its VAT without the sign
+		// ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC -233,47 €"): the figures
+		// agree as magnitudes, and the negative total gives them all their sign.
+		negative := slices.ContainsFunc(found.gross, func(d decimal.Decimal) bool { return d.Sign() < 0 })
+		abs := func(vs []decimal.Decimal) []decimal.Decimal {
+			out := make([]decimal.Decimal, len(vs))
+			for i, v := range vs {
+				out[i] = v.Abs()
+			}
+			return out
+		}
+		net, vat, gross, _ = totalsFound{net: abs(found.net), vat: abs(found.vat), gross: abs(found.gross)}.choose()
+		if !negative || !agree(net, vat, gross) {
+			return
+		}
+		n, v, g := net.Neg(), vat.Neg(), gross.Neg()
+		net, vat, gross = &n, &v, &g
+		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(g.Abs()) {
+			t.AmountDue = money(g)
+		}
+	}
+	t.NetTotal, t.VATTotal, t.GrossTotal = money(*net), money(*vat), money(*gross)
+	if due != nil && !t.AmountDue.Valid() {
+		t.AmountDue = money(*due)
+	}
+}

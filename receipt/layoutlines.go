@@ -1,0 +1,202 @@
+package receipt
+
+import (
+	"math"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/internal/lazyre"
+)
+
+// A line table read by its columns: the header names a quantity, a unit price and a line
+// amount column (a cell's words may stand over two lines: "Prix / unitaire"); each row of
+// the table starts with a quantity in its column, and its price and amount stand in theirs
+// on the row or a little under it (a layout that sets the amount a line lower).
+var (
+	qtyHeadRE    = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
+	priceHeadRE  = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|prix\s+ht\b)`)
+	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
+	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
+	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
+	// Labels under a table that end it: its sums and the VAT breakdown.
+	tableEndRE = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe)`)
+)
+
+// maxTableRows bounds the rows one table gives.
+const maxTableRows = 500
+
+// column is a table column by its header's horizontal extent.
+type column struct {
+	x0, x1 float64
+	ok     bool
+}
+
+// holds: the segment stands in the column (overlaps it, widened by a few points: figures
+// are set right-aligned under a shorter or longer header).
+func (c column) holds(s segment) bool {
+	return c.ok && min(s.X1, c.x1+10) > max(s.X0, c.x0-10)
+}
+
+// over is how much of the segment's width stands under the column's header.
+func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x0) }
+
+// layoutLines reads the line tables of every page by their columns.
+func layoutLines(l *layout, comma bool) []Item {
+	var out []Item
+	for _, segs := range l.pages {
+		if len(segs) > maxStackSegments {
+			continue
+		}
+		tables := 0
+		for i, s := range segs {
+			if !qtyHeadRE.MatchString(s.text) || len(out) >= maxTableRows {
+				continue
+			}
+			if tables++; tables > 10 {
+				break // a page's tables: one, perhaps a few, not a page of headers
+			}
+			if items, ok := readTable(segs, i, comma); ok {
+				out = append(out, items...)
+			}
+		}
+	}
+	return out
+}
+
+// readTable reads the table whose quantity header is segs[q].
+func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
+	head := segs[q]
+	h := head.h()
+	qty := column{head.X0, head.X1, true}
+	var price, amount, desc column
+	bottom := head.Y1
+	// The header's other cells: on the quantity's row or the rows just over or under it.
+	for _, s := range segs {
+		if s.Y1 < head.Y0-2*h || s.Y0 > head.Y1+2*h || s.X0 == head.X0 && s.Y0 == head.Y0 {
+			continue
+		}
+		switch {
+		case amountHeadRE.MatchString(s.text) && !unitHeadRE.MatchString(s.text):
+			if !amount.ok || s.X0 > amount.x0 {
+				amount = column{s.X0, s.X1, true}
+			}
+		case priceHeadRE.MatchString(s.text):
+			price = column{s.X0, s.X1, true}
+		case descHeadRE.MatchString(s.text) && !desc.ok:
+			desc = column{s.X0, s.X1, true}
+		default:
+			continue
+		}
+		bottom = max(bottom, s.Y1)
+	}
+	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
+		return nil, false
+	}
+	// The rows: each starts at a quantity in its column, down to the table's end.
+	var anchors []int
+	end := math.Inf(1)
+	for j := q + 1; j < len(segs); j++ {
+		s := segs[j]
+		if s.Y0 < bottom-0.3*h {
+			continue
+		}
+		if tableEndRE.MatchString(s.text) && !qty.holds(s) {
+			end = s.Y0
+			break
+		}
+		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && leadNumberRE.MatchString(s.text) {
+			anchors = append(anchors, j)
+			if len(anchors) > maxTableRows {
+				return nil, false
+			}
+		}
+	}
+	var items []Item
+	for k, a := range anchors {
+		row := segs[a]
+		to := min(end, row.Y1+3*row.h())
+		if k+1 < len(anchors) {
+			to = min(to, segs[anchors[k+1]].Y0-0.3*row.h())
+		}
+		from := row.Y0 - 0.5*row.h()
+		qv, _, ok := parseNumber(leadNumberRE.FindString(row.text), comma)
+		if !ok || qv.IsZero() {
+			continue
+		}
+		// Of the figures in a column's band the one most under its header: a header cell
+		// run together with its neighbour's ("VAT % Line Amount") covers two columns.
+		var pv, av *decimal.Decimal
+		var pOver, aOver float64
+		name := ""
+		for _, s := range segs {
+			if s.Y0 < from || s.Y0 >= to {
+				continue
+			}
+			switch {
+			case amount.holds(s) || price.holds(s):
+				// The segment as a whole, or each of its words ("60,00 10,00%": an amount
+				// and the rate column beside it).
+				cells := []segment{s}
+				if len(s.words) > 1 {
+					for _, w := range s.words {
+						cells = append(cells, segment{Box: w.Box, text: w.Text})
+					}
+				}
+				for _, c := range cells {
+					v, ok := cellNumber(c.text, comma)
+					if !ok {
+						continue
+					}
+					if o := amount.over(c); amount.holds(c) && (av == nil || o > aOver) {
+						av, aOver = &v, o
+					} else if o := price.over(c); price.holds(c) && (pv == nil || o > pOver) {
+						pv, pOver = &v, o
+					}
+				}
+			case name == "" && desc.holds(s) && hasLetters(s.text, 3):
+				name = description(s.text)
+			}
+		}
+		if name == "" {
+			// No description column: the row's first cell of words.
+			for _, s := range segs {
+				if sameRow(row.Box, s.Box) && !qty.holds(s) && !price.holds(s) && !amount.holds(s) && hasLetters(s.text, 3) {
+					name = description(s.text)
+					break
+				}
+			}
+		}
+		if pv == nil || av == nil || name == "" {
+			continue
+		}
+		// The figures fit to the cent, or within half a percent: a price printed rounded
+		// (2,7700 for 2.773). The columns say which figure is which, and the lines count
+		// only when they add up to the printed line total (setLines).
+		tol := decimal.Max(decimal.New(1, -2), av.Abs().Mul(decimal.New(5, -3)))
+		if qv.Mul(*pv).Sub(*av).Abs().GreaterThan(tol) {
+			continue // the figures do not fit: no line (a discount, a misread column)
+		}
+		items = append(items, Item{Description: name, Quantity: einvoice.NewDecimal(qv), UnitPrice: einvoice.NewDecimal(*pv), Total: money(*av)})
+	}
+	return items, len(items) > 0
+}
+
+// cellNumber reads a table cell that is one figure, perhaps with its currency.
+func cellNumber(s string, comma bool) (decimal.Decimal, bool) {
+	s = strings.TrimSpace(s)
+	for _, c := range []string{"€", "EUR", "USD", "$", "£", "CHF"} {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, c), c))
+	}
+	re := pointNumberRE
+	if comma {
+		re = commaNumberRE
+	}
+	if m := re.FindString(s); m == "" || m != s {
+		return decimal.Decimal{}, false
+	}
+	v, _, ok := parseNumber(s, comma)
+	return v, ok
+}

@@ -1,0 +1,414 @@
+package receipt
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/internal/lazyre"
+)
+
+// The parties of an invoice by where they stand: an address is a stack of lines, aligned
+// on their left or right edge, that ends in a post code line. A two-column letterhead has
+// two such stacks side by side, which the text lines of -layout merge row by row.
+var (
+	// A post code line: "80333 München", "D-80333 München", "DE 80333 München", "75018 PARIS, FR",
+	// "1010 Wien".
+	postLineRE = lazyre.New(`^(?:[A-Z]{1,2}-|[A-Z]{2}\s+)?(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
+	// A British post code line: "GB SW1B 3BN London", "London EC1A 1BB" is not read.
+	ukPostRE = lazyre.New(`^(?:GB\s+)?([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
+	// A street with its post code and city: "Lilienthalallee 26, 80786 München".
+	streetPostRE = lazyre.New(`^(\pL[^,]*\d[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
+	// A whole address on one line, its parts parted by bullets, dashes or commas: the
+	// sender's line over the recipient's window ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen")
+	// or a letterhead ("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France").
+	addrSepRE    = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
+	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
+	// Headings over a party's address, beyond those of the party blocks (parties.go).
+	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empfänger|an|to|sold\s+to|billing\s+address)\s*:?$`)
+	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
+	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empfänger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
+	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
+	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
+)
+
+// addrBlock is an address found by its lines' positions.
+type addrBlock struct {
+	page    int
+	box     poppler.Box
+	name    string
+	lines   []string // the name lines: the name, a contact person, a trade name
+	address einvoice.Address
+	role    string // "seller", "buyer", "delivery" or "" (unknown)
+	strong  bool   // the role comes from a heading or the sender's line above it
+}
+
+// geoParties are the parties the layout shows, and how sure the reading is of each.
+type geoParties struct {
+	seller, buyer             *addrBlock
+	sellerName                string // from a one-line address (sender's line, letterhead)
+	sellerStrong, buyerStrong bool
+}
+
+// stacks groups a page's segments into stacks: each segment joins the first segment under
+// the stack's last one that overlaps it, when the two are aligned left or right and no more
+// than 2.5 line heights apart; a party's heading starts a stack of its own.
+func stacks(segs []segment) [][]int {
+	used := make([]bool, len(segs))
+	var out [][]int
+	for i := range segs {
+		if used[i] {
+			continue
+		}
+		used[i] = true
+		st := []int{i}
+		cur := i
+		for len(st) < 12 {
+			c := segs[cur]
+			next, best := -1, math.Inf(1)
+			for j := cur + 1; j < len(segs); j++ {
+				t := segs[j]
+				if t.Y0 < c.Y1-0.3*c.h() || !overlapX(c.Box, t.Box) {
+					continue
+				}
+				if t.Y0-c.Y1 > 2.5*c.h() {
+					if t.Y0-c.Y1 > 6*c.h() {
+						break
+					}
+					continue
+				}
+				if t.Y0 < best {
+					next, best = j, t.Y0
+				}
+			}
+			if next < 0 || used[next] {
+				break
+			}
+			t := segs[next]
+			if math.Abs(t.X0-c.X0) > 4 && math.Abs(t.X1-c.X1) > 4 || partyHeading(t.text) != "" {
+				break // not aligned, or the next party's heading
+			}
+			used[next] = true
+			st = append(st, next)
+			cur = next
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// layoutParties finds the address blocks of the first page that has any and tells the
+// seller's from the buyer's: by a heading over the block ("Rechnungsempfänger", "Adresse
+// du Client", "Seller"), by the sender's one-line address over the recipient's window;
+// else, of two blocks, the one on the left under the letterhead is the recipient's (the
+// window of a DIN 5008 letter) when the other stands to its right.
+func layoutParties(l *layout, text string) geoParties {
+	var g geoParties
+	lowerText := strings.ToLower(text)
+	for pi, segs := range l.pages {
+		if pi > 1 {
+			break
+		}
+		if len(segs) > maxStackSegments {
+			continue
+		}
+		var blocks []*addrBlock
+		for _, st := range stacks(segs) {
+			if b := readAddrBlock(segs, st, lowerText); b != nil {
+				b.page = pi
+				blocks = append(blocks, b)
+			}
+		}
+		if g.sellerName == "" {
+			g.sellerName = letterheadName(segs, l.height[pi])
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		var rest []*addrBlock
+		for _, b := range blocks {
+			switch {
+			case b.role == "delivery":
+			case b.role == "buyer" && g.buyer == nil:
+				g.buyer, g.buyerStrong = b, true
+			case b.role == "seller" && g.seller == nil:
+				g.seller, g.sellerStrong = b, true
+			default:
+				rest = append(rest, b)
+			}
+		}
+		// The sender's one-line address names the seller: its block, where the page has one.
+		for _, b := range rest {
+			if g.seller == nil && g.sellerName != "" && b.role == "" && sameName(b.name, g.sellerName) && b != g.buyer {
+				g.seller, g.sellerStrong = b, true
+			}
+		}
+		for _, b := range rest {
+			if b.role != "" || b == g.seller || b == g.buyer {
+				continue
+			}
+			if g.buyer != nil && g.seller == nil {
+				g.seller = b
+			} else if g.buyer == nil && (g.seller != nil || g.sellerName != "" && !sameName(b.name, g.sellerName)) {
+				g.buyer = b
+			}
+		}
+		if g.seller == nil && g.buyer == nil && g.sellerName == "" && len(rest) >= 2 {
+			a, b := rest[0], rest[1]
+			if b.box.X0 < a.box.X0 {
+				a, b = b, a
+			}
+			// Side by side, the left one in the window of a letter.
+			if a.box.X1 < b.box.X0 && math.Abs(a.box.Y0-b.box.Y0) < 60 && a.box.Y0 > 0.1*l.height[pi] {
+				g.buyer, g.seller = a, b
+			}
+		}
+		break
+	}
+	return g
+}
+
+func sameName(a, b string) bool {
+	ka, kb := nameKey(a), nameKey(b)
+	return ka != "" && kb != "" && (strings.Contains(ka, kb) || strings.Contains(kb, ka))
+}
+
+func nameKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// readAddrBlock reads a stack as an address: its post code line, the street above it and
+// the name lines above that; a heading as its first line or just over it says whose it is.
+func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
+	post, street := -1, ""
+	var m []string
+	for k, i := range st {
+		if k == 0 {
+			continue
+		}
+		if m = postLineRE.FindStringSubmatch(segs[i].text); m != nil {
+			post = k
+			break
+		}
+		if m = ukPostRE.FindStringSubmatch(segs[i].text); m != nil {
+			m = []string{m[0], m[1], m[2], "GB"}
+			post = k
+			break
+		}
+		if sm := streetPostRE.FindStringSubmatch(segs[i].text); sm != nil {
+			post, street, m = k, sm[1], sm[1:]
+			break
+		}
+	}
+	if post < 0 {
+		return nil
+	}
+	b := &addrBlock{}
+	first := segs[st[0]]
+	b.address = einvoice.Address{PostCode: m[1], City: strings.TrimSpace(m[2]), Country: m[3], Line1: street}
+	// The street is the first line with a digit of the two over the post code line
+	// ("Hofstraße 12" over "Benrath", "Pappelallee 15" over "Hof 3"); the name lines stand
+	// above it.
+	names := st[:post]
+	for k := max(1, post-2); k < post && street == ""; k++ {
+		if strings.ContainsAny(segs[st[k]].text, "0123456789") {
+			b.address.Line1 = segs[st[k]].text
+			if k+1 < post {
+				b.address.Line2 = segs[st[k+1]].text
+			}
+			names = st[:k]
+			break
+		}
+	}
+	// A heading over the block: the first line, or the line just above.
+	head := partyHeading
+	if len(names) > 0 {
+		if r := head(segs[names[0]].text); r != "" {
+			b.role, b.strong, names = r, true, names[1:]
+		}
+	}
+	if b.role == "" {
+		if above := segmentAbove(segs, st[0], 3); above >= 0 {
+			t := segs[above].text
+			if r := head(t); r != "" {
+				b.role, b.strong = r, true
+			} else if oneLineAddress(t) && first.Y0-segs[above].Y1 < 60 {
+				b.role, b.strong = "buyer", true // under the sender's line: the recipient
+			}
+		}
+	}
+	var cands []string
+	top := -1
+	for _, i := range names {
+		t := strings.TrimSpace(segs[i].text)
+		if oneLineAddress(t) && top < 0 {
+			// The sender's line set close over the window, in line with it.
+			if b.role == "" {
+				b.role, b.strong = "buyer", true
+			}
+			continue
+		}
+		if notName(t) || labelOnRow(segs, i) {
+			continue
+		}
+		if top < 0 {
+			top = i
+		}
+		cands = append(cands, t)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	first = segs[top]
+	b.name, b.lines = cands[0], cands
+	for _, c := range cands {
+		if legalRE.MatchString(c) {
+			b.name = c
+			break
+		}
+	}
+	if !legalRE.MatchString(b.name) {
+		// The party's name recurs on the page (the account holder, the footer); a second
+		// line of the address (a contact person, a trade name) does not.
+		for _, c := range cands {
+			if strings.Count(lowerText, strings.ToLower(c)) >= 2 {
+				b.name = c
+				break
+			}
+		}
+	}
+	b.box = first.Box
+	for _, i := range st[:post+1] {
+		if segs[i].Y0 < first.Y0 {
+			continue // the title, date and page number over the address
+		}
+		s := segs[i].Box
+		b.box = poppler.Box{X0: min(b.box.X0, s.X0), Y0: min(b.box.Y0, s.Y0), X1: max(b.box.X1, s.X1), Y1: max(b.box.Y1, s.Y1)}
+	}
+	return b
+}
+
+// notName: a line over an address that names no party: "z. Hd. Herr Mustermann", "Firma",
+// the document's title with its number, a date, the page number, a labelled field, a
+// street ("58 rue de la mer").
+func notName(t string) bool {
+	return !hasLetters(t, 2) || attnRE.MatchString(t) && !legalRE.MatchString(t) || strings.Contains(t, "@") ||
+		t[0] >= '0' && t[0] <= '9' || titleNumberRE.MatchString(t) || layoutDate(t) != "" || dateRE.MatchString(t) || pageRE.MatchString(t) ||
+		strings.Contains(strings.TrimSuffix(t, ":"), ":")
+}
+
+var pageRE = lazyre.New(`(?i)^(?:page|seite|p\.)\s*\d`)
+
+// labelOnRow: segs[i] is a label whose value stands right of it after a colon
+// ("Nummer        : 12345676").
+func labelOnRow(segs []segment, i int) bool {
+	for j := max(0, i-8); j < min(len(segs), i+8); j++ {
+		if t := segs[j]; j != i && t.X0 >= segs[i].X1 && sameRow(segs[i].Box, t.Box) && strings.HasPrefix(t.text, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// partyHeading is the role a heading names ("seller", "buyer", "delivery"), or "".
+func partyHeading(s string) string {
+	s = strings.TrimSpace(s)
+	switch {
+	case deliveryHeadGeoRE.MatchString(s):
+		return "delivery"
+	case buyerHeadRE.MatchString(s) || buyerHeadGeoRE.MatchString(s):
+		return "buyer"
+	case sellerHeadRE.MatchString(s) || sellerHeadGeoRE.MatchString(s):
+		return "seller"
+	}
+	return ""
+}
+
+// segmentAbove is the nearest segment over segs[i] that overlaps its width, within
+// lines line heights; -1 when there is none.
+func segmentAbove(segs []segment, i, lines int) int {
+	s := segs[i]
+	best := -1
+	for j := i - 1; j >= 0; j-- {
+		t := segs[j]
+		if t.Y1 > s.Y0+0.3*s.h() || !overlapX(s.Box, t.Box) {
+			continue
+		}
+		if s.Y0-t.Y1 > float64(lines)*s.h()+40 {
+			break
+		}
+		if best < 0 || t.Y1 > segs[best].Y1 {
+			best = j
+		}
+	}
+	return best
+}
+
+// oneLineAddress: a name, a street and a post code with their city on one line.
+func oneLineAddress(s string) bool {
+	parts := addrSepRE.Split(strings.TrimSpace(s), -1)
+	return len(parts) >= 3 && inlinePostRE.MatchString(s) && hasLetters(parts[0], 3) && !strings.ContainsAny(parts[0], "0123456789")
+}
+
+// letterheadName is the name of a one-line address in the page's top fifth or bottom
+// fifth: the sender's, as letterheads and footers print it.
+func letterheadName(segs []segment, height float64) string {
+	for _, s := range segs {
+		if height > 0 && s.Y0 > 0.2*height && s.Y1 < 0.8*height {
+			continue
+		}
+		if oneLineAddress(s.text) {
+			return strings.TrimSpace(addrSepRE.Split(strings.TrimSpace(s.text), 2)[0])
+		}
+	}
+	return ""
+}
+
+// badPartyName: what the text lines gave as a name is none: empty, two columns' text run
+// together, a web or mail address, an address line.
+func badPartyName(s string) bool {
+	s = strings.TrimSpace(s)
+	return !hasLetters(s, 2) || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
+		strings.HasPrefix(strings.ToLower(s), "www.") || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
+}
+
+// apply puts the layout's parties over the text lines' reading: a party whose role
+// the layout is sure of (a heading, the sender's line) always, another only where the text
+// lines gave no usable name.
+func (g geoParties) apply(inv *einvoice.Invoice) {
+	set := func(p *einvoice.Party, b *addrBlock, strong bool) {
+		if b == nil || !strong && !badPartyName(p.Name) {
+			return
+		}
+		// A name the text lines took from the block's own lines stands (of a name printed
+		// over two lines either may be the one that names the party), unless the block's
+		// name has a legal form and it has none (a contact person under the company).
+		own := slices.ContainsFunc(b.lines, func(l string) bool { return sameName(l, p.Name) })
+		if badPartyName(p.Name) || !own || legalRE.MatchString(b.name) && !legalRE.MatchString(p.Name) {
+			p.Name = b.name
+		}
+		if b.address.City != "" {
+			country := p.Address.Country
+			p.Address = b.address
+			if p.Address.Country == "" {
+				p.Address.Country = country
+			}
+		}
+	}
+	set(&inv.Seller, g.seller, g.sellerStrong)
+	set(&inv.Buyer, g.buyer, g.buyerStrong)
+	// The sender's one-line address names the seller where the text lines' seller is no
+	// name or one of the buyer's lines (its contact person).
+	if g.seller == nil && g.sellerName != "" && (badPartyName(inv.Seller.Name) || !sameName(inv.Seller.Name, g.sellerName) && g.buyer != nil && slices.ContainsFunc(g.buyer.lines, func(l string) bool { return sameName(l, inv.Seller.Name) })) {
+		inv.Seller.Name = g.sellerName
+	}
+}
