@@ -12,9 +12,7 @@ import (
 // smaller where the widest line would not fit (so the columns of a layout text stay where
 // they were in Courier).
 func Text(font string, size float64, texts ...string) []byte {
-	w := NewWriter()
-	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /"+font+" /Encoding /WinAnsiEncoding >>")
-	kids := ""
+	contents := make([]string, len(texts))
 	for i, t := range texts {
 		lines := strings.Split(strings.TrimRight(t, "\n\f "), "\n")
 		width := 1
@@ -34,12 +32,23 @@ func Text(font string, size float64, texts ...string) []byte {
 			fmt.Fprintf(&c, "(%s) '\n", winAnsi(l))
 		}
 		c.WriteString("ET")
+		contents[i] = c.String()
+	}
+	return a4(font, contents)
+}
+
+// a4 is a PDF of A4 pages with these content streams, F1 the standard font.
+func a4(font string, contents []string) []byte {
+	w := NewWriter()
+	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /"+font+" /Encoding /WinAnsiEncoding >>")
+	kids := ""
+	for i, c := range contents {
 		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		w.Obj(5+2*i, StreamBody("", c.String()))
+		w.Obj(5+2*i, StreamBody("", c))
 		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
 	}
 	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
-	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(texts)))
+	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(contents)))
 	return w.Finish("")
 }
 
@@ -69,19 +78,13 @@ type At struct {
 // TextAt is an A4 PDF with one page per slice, each text set where it says in a standard
 // font at size points: a layout with columns, as the letterheads of invoices have them.
 func TextAt(font string, size float64, pages ...[]At) []byte {
-	w := NewWriter()
-	w.Obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /"+font+" /Encoding /WinAnsiEncoding >>")
-	kids := ""
+	contents := make([]string, len(pages))
 	for i, texts := range pages {
 		var c strings.Builder
 		for _, t := range texts {
 			fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, t.X, 842-t.Y, winAnsi(t.Text))
 		}
-		w.Obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		w.Obj(5+2*i, StreamBody("", c.String()))
-		kids += fmt.Sprintf("%d 0 R ", 4+2*i)
+		contents[i] = c.String()
 	}
-	w.Obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
-	w.Obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, len(pages)))
-	return w.Finish("")
+	return a4(font, contents)
 }
