@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 	"unsafe"
@@ -73,6 +74,15 @@ func (e *env) input(name string, o testpdf.Options) ([]byte, string) {
 }
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the benchmark; its deferred stops run on every error too, so that no server is
+// left behind.
+func run() error {
 	bin := flag.String("bin", "bin/papierkram", "the papierkram binary to start")
 	addr := flag.String("addr", "", "use a running server at this base URL instead of starting one")
 	key := flag.String("key", "bench-key", "API key (with -addr)")
@@ -87,16 +97,14 @@ func main() {
 
 	dir, err := os.MkdirTemp("", "papierkram-bench-inputs-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
+		return err
 	}
 	defer os.RemoveAll(dir)
 	e := &env{bin: *bin, key: *key, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}, dir: dir, files: map[string]string{}, bodies: map[string]body{}, inputs: map[string][]byte{}}
 	if *addr == "" {
 		url, stop, err := start(*bin, *key)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
+			return err
 		}
 		defer stop()
 		e.url = url
@@ -120,16 +128,10 @@ func main() {
 	if *gotenberg != "" {
 		g, gpid, stop, err := startGotenberg(*gotenberg)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
+			return err
 		}
-		err = sideBySide(e, g, gpid, levels, *n, *rounds, *only)
-		stop()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
-		return
+		defer stop()
+		return sideBySide(e, g, gpid, levels, *n, *rounds, *only)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\tc\tn\tp50 ms\tp95 ms\tp99 ms\tmax ms\treq/s\tbaseline\tbase p50 ms\tbase req/s\tp50 ratio\tPSS MB warm→end\t")
@@ -144,21 +146,18 @@ func main() {
 		for _, c := range levels {
 			for range c + 2 { // warm every browser before memory is read
 				if err := sc.run(context.Background(), e); err != nil {
-					fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
-					os.Exit(1)
+					return fmt.Errorf("%s: %w", sc.name, err)
 				}
 			}
 			before := treeRSS(serverPID)
 			r, err := measure(e, sc.run, c, *n)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "bench: %s: %v\n", sc.name, err)
-				os.Exit(1)
+				return fmt.Errorf("%s: %w", sc.name, err)
 			}
 			b := result{p50: 1}
 			if *baseline {
 				if b, err = measure(e, sc.base, c, *n); err != nil {
-					fmt.Fprintf(os.Stderr, "bench: %s baseline: %v\n", sc.name, err)
-					os.Exit(1)
+					return fmt.Errorf("%s baseline: %w", sc.name, err)
 				}
 			}
 			ratio := "-"
@@ -175,7 +174,7 @@ func main() {
 				ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max), r.rps, sc.baseline, ms(b.p50), b.rps, ratio, mem)
 		}
 	}
-	tw.Flush()
+	return tw.Flush()
 }
 
 func scenarios() []scenario {
@@ -439,6 +438,8 @@ func start(bin, key string) (string, func(), error) {
 	// Engines warm as in production: the measured requests never meet a cold start.
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--data-dir", dir, "--log-format", "json")
 	cmd.Env = append(os.Environ(), "PAPIERKRAM_API_KEYS="+key)
+	// Should the bench die anyway (a signal), the kernel stops its server.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	logf, _ := os.Create(filepath.Join(dir, "server.log"))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {

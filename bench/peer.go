@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/papierkram/papierkram/internal/testpdf"
@@ -249,6 +250,7 @@ func startGotenberg(bin string) (string, int, func(), error) {
 	}
 	cmd := exec.Command(bin, "--api-port="+strconv.Itoa(port))
 	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // gone with the bench
 	logf, _ := os.Create(filepath.Join(dir, "gotenberg.log"))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
