@@ -345,18 +345,8 @@ func peppolCII() []pattern {
 							base = decimal.NewFromInt(1)
 						}
 					}
-					acs := n.All("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge")
-					byIndicator := func(v string) []*N {
-						var out []*N
-						for _, ac := range Where(acs, func(ac *N) bool { return ac.Str(indicator) == v }) {
-							out = append(out, ac.All("ram:ActualAmount")...)
-						}
-						return out
-					}
-					want := lineNet(decOr(n, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity", decimal.NewFromInt(1)),
-						decOr(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount", decimal.Zero), base,
-						roundedSum(byIndicator("true")), roundedSum(byIndicator("false")))
-					return slack(decOr(n, "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount", decimal.Zero), want, slackFor(currency(n)))
+					stated, want := ciiLineNet(n, base)
+					return slack(stated, want, slackFor(currency(n)))
 				}),
 				a("PEPPOL-EN16931-R101", func(n *N) bool {
 					return !n.Has("ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument") ||
@@ -382,4 +372,23 @@ func peppolCII() []pattern {
 			}},
 		},
 	}
+}
+
+// ciiLineNet is a CII line's stated net amount (BT-131) and the one its billed quantity,
+// net price, base quantity and line allowances and charges give (PEPPOL-EN16931-R120).
+// KoSIT's copy of the rule and Peppol BIS's differ in the base quantity they take and in
+// the slack they allow, not in this.
+func ciiLineNet(n *N, base decimal.Decimal) (stated, computed decimal.Decimal) {
+	acs := n.All("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge")
+	byIndicator := func(v string) []*N {
+		var out []*N
+		for _, ac := range Where(acs, func(ac *N) bool { return ac.Str("ram:ChargeIndicator/udt:Indicator") == v }) {
+			out = append(out, ac.All("ram:ActualAmount")...)
+		}
+		return out
+	}
+	computed = lineNet(decOr(n, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity", decimal.NewFromInt(1)),
+		decOr(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount", decimal.Zero), base,
+		roundedSum(byIndicator("true")), roundedSum(byIndicator("false")))
+	return decOr(n, "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount", decimal.Zero), computed
 }

@@ -627,18 +627,8 @@ func bisCIITransaction() pattern {
 				if !ok {
 					base = decimal.NewFromInt(1)
 				}
-				acs := n.All("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge")
-				byIndicator := func(v string) []*N {
-					var out []*N
-					for _, ac := range Where(acs, func(ac *N) bool { return ac.Str(indicator) == v }) {
-						out = append(out, ac.All("ram:ActualAmount")...)
-					}
-					return out
-				}
-				want := lineNet(decOr(n, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity", decimal.NewFromInt(1)),
-					decOr(n, "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount", decimal.Zero), base,
-					roundedSum(byIndicator("true")), roundedSum(byIndicator("false")))
-				return slack(decOr(n, "ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount", decimal.Zero), want, slackDefault)
+				stated, want := ciiLineNet(n, base)
+				return slack(stated, want, slackDefault)
 			}).as(Fatal),
 			a("PEPPOL-EN16931-R100", func(n *N) bool {
 				return len(Where(n.All("ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument"), typed("ram:TypeCode", "130"))) <= 1
