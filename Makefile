@@ -29,8 +29,10 @@ fuzz: ## run each fuzz target for FUZZTIME
 		name=$$(echo "$$line" | sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/'); pkg=./$$(dirname $$file); \
 		echo "== $$pkg $$name"; $(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg; done
 
-# GOTENBERG=path/to/gotenberg adds the side-by-side run against a Gotenberg built from source.
+# GOTENBERG=path/to/gotenberg adds the side-by-side run against a Gotenberg built from source;
+# UNOCONVERTER=path/to/unoconv (github.com/gotenberg/unoconverter) lets it convert Office files.
 GOTENBERG ?=
+UNOCONVERTER ?=
 PEER_LEVELS ?= 1,4
 
 bench: setup build ## benchmark scenarios against a freshly started server (GOTENBERG=bin for the side-by-side run)
@@ -38,7 +40,7 @@ bench: setup build ## benchmark scenarios against a freshly started server (GOTE
 	$(GO) run ./bench -bin $(BIN) -scenario html-invoice -c 4 -n 1000 -baseline=false
 	$(GO) test -run '^$$' -bench 'AuthenticatedRequest|Submit' -benchtime 1000x ./internal/server/ ./jobs/
 	$(GO) test -run '^$$' -bench Convert -benchtime 3x ./pdf/pdfa/
-	$(if $(GOTENBERG),$(GO) run ./bench -bin $(BIN) -gotenberg $(GOTENBERG) -c $(PEER_LEVELS) -n 32)
+	$(if $(GOTENBERG),$(GO) run ./bench -bin $(BIN) -gotenberg $(GOTENBERG) $(if $(UNOCONVERTER),-unoconverter $(UNOCONVERTER)) -c $(PEER_LEVELS) -n 32)
 
 clean:
 	rm -rf bin

@@ -93,6 +93,7 @@ func run() error {
 	baseline := flag.Bool("baseline", true, "also measure each scenario's baseline")
 	gotenberg := flag.String("gotenberg", "", "a Gotenberg binary (built from source): run the side-by-side scenarios against it instead")
 	rounds := flag.Int("rounds", 4, "side by side: rounds per scenario, alternating which server goes first")
+	unoconv := flag.String("unoconverter", "", "side by side: the unoconv script of github.com/gotenberg/unoconverter, which Gotenberg's office routes run")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "papierkram-bench-inputs-")
@@ -126,7 +127,7 @@ func run() error {
 		}
 	}
 	if *gotenberg != "" {
-		g, gpid, stop, err := startGotenberg(*gotenberg)
+		g, gpid, stop, err := startGotenberg(*gotenberg, *unoconv)
 		if err != nil {
 			return err
 		}

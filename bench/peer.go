@@ -218,11 +218,11 @@ var (
 )
 
 // startGotenberg runs bin on a free port and waits for its health check. The engines are
-// Debian's, unless the environment names others; Gotenberg 8.36 also wants the unoconverter
-// script (UNOCONVERTER_BIN_PATH, github.com/gotenberg/unoconverter) and the pdfcpu command
-// (PDFCPU_BIN_PATH: go build -o DIR/pdfcpu github.com/pdfcpu/pdfcpu/cmd/pdfcpu, from this
-// module's pin), which Debian does not ship.
-func startGotenberg(bin string) (string, int, func(), error) {
+// Debian's, unless the environment names others. Gotenberg 8.36 also wants two programs
+// Debian does not ship: the unoconverter script (github.com/gotenberg/unoconverter, given
+// as unoconv or UNOCONVERTER_BIN_PATH) and the pdfcpu command (PDFCPU_BIN_PATH, else built
+// here from this module's pin).
+func startGotenberg(bin, unoconv string) (string, int, func(), error) {
 	port, err := freePort()
 	if err != nil {
 		return "", 0, nil, err
@@ -231,20 +231,49 @@ func startGotenberg(bin string) (string, int, func(), error) {
 	if err != nil {
 		return "", 0, nil, err
 	}
+	started := false
+	defer func() {
+		if !started {
+			os.RemoveAll(dir)
+		}
+	}()
 	// Gotenberg after 8.36 wants the hyphenation data its image ships; Debian's Chromium has
 	// none, and neither benchmark document hyphenates, so an empty directory stands for it.
 	hyphen := filepath.Join(dir, "hyphen-data")
 	if err := os.Mkdir(hyphen, 0o755); err != nil {
 		return "", 0, nil, err
 	}
-	env := os.Environ()
-	for k, v := range map[string]string{
+	// Gotenberg's browser profiles and office directories go under dir, so that they go
+	// with it also when Gotenberg is killed and cannot remove them itself.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return "", 0, nil, err
+	}
+	defaults := map[string]string{
 		"CHROMIUM_BIN_PATH": "/usr/bin/chromium", "LIBREOFFICE_BIN_PATH": "/usr/lib/libreoffice/program/soffice.bin",
 		"QPDF_BIN_PATH": "/usr/bin/qpdf", "EXIFTOOL_BIN_PATH": "/usr/bin/exiftool", "PDFTK_BIN_PATH": "/usr/bin/pdftk",
 		"CHROMIUM_HYPHEN_DATA_DIR_PATH": hyphen,
 		"OTEL_TRACES_EXPORTER":          "none", "OTEL_METRICS_EXPORTER": "none", "OTEL_LOGS_EXPORTER": "none",
-	} {
-		if os.Getenv(k) == "" {
+	}
+	if unoconv != "" {
+		// Gotenberg runs the script as a program, and its first line asks for "python", which
+		// Debian 12 does not have: a wrapper runs it with the Python that has uno.
+		w := filepath.Join(dir, "unoconverter")
+		if err := os.WriteFile(w, []byte("#!/bin/sh\nexec /usr/bin/python3 "+strconv.Quote(unoconv)+` "$@"`+"\n"), 0o755); err != nil {
+			return "", 0, nil, err
+		}
+		defaults["UNOCONVERTER_BIN_PATH"] = w
+	}
+	if os.Getenv("PDFCPU_BIN_PATH") == "" {
+		p := filepath.Join(dir, "pdfcpu")
+		if out, err := exec.Command("go", "build", "-o", p, "github.com/pdfcpu/pdfcpu/cmd/pdfcpu").CombinedOutput(); err != nil {
+			return "", 0, nil, fmt.Errorf("build pdfcpu for gotenberg: %w: %s", err, out)
+		}
+		defaults["PDFCPU_BIN_PATH"] = p
+	}
+	env := append(os.Environ(), "TMPDIR="+tmp)
+	for k, v := range defaults {
+		if os.Getenv(k) == "" || k == "UNOCONVERTER_BIN_PATH" {
 			env = append(env, k+"="+v)
 		}
 	}
@@ -266,12 +295,14 @@ func startGotenberg(bin string) (string, int, func(), error) {
 		if res, err := http.Get(url + "/health"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
+				started = true
 				return url, cmd.Process.Pid, stop, nil
 			}
 		}
 	}
-	stop()
-	log, _ := os.ReadFile(filepath.Join(dir, "gotenberg.log"))
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	log, _ := os.ReadFile(filepath.Join(dir, "gotenberg.log")) // before the deferred removal
 	return "", 0, nil, fmt.Errorf("gotenberg did not come up at %s: %s", url, lastLines(string(log), 5))
 }
 
