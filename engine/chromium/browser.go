@@ -247,9 +247,16 @@ func (b *Browser) start(ctx context.Context, sandbox bool) (err error) {
 	}
 	// Chromium's singleton socket lives in a directory it makes in TMPDIR, and a unix socket
 	// path has at most 107 bytes: under a deep temporary root, its temporary files go to a
-	// short directory of their own, which Stop removes too.
-	if len(tmp)+len("/org.chromium.Chromium.XXXXXX/SingletonSocket") > 107 {
-		if b.tmp, err = os.MkdirTemp("", "chromium-"); err != nil {
+	// short directory of their own, which Stop removes too. It is made in the root itself
+	// when that is short enough (a server's run directory, swept after a SIGKILL), and in
+	// the system's only when not.
+	const socket = len("/org.chromium.Chromium.XXXXXX/SingletonSocket")
+	if len(tmp)+socket > 107 {
+		short := root
+		if len(root)+len("/c-1234567890")+socket > 107 {
+			short = ""
+		}
+		if b.tmp, err = os.MkdirTemp(short, "c-"); err != nil {
 			return err
 		}
 		tmp = b.tmp

@@ -153,6 +153,39 @@ func TestBrowserLeavesNoTemporaryFiles(t *testing.T) {
 	}
 }
 
+// TestKilledBrowserLeavesNothingOutsideItsRoot: under a server's run directory (whose path
+// is too long for Chromium's singleton socket under the profile), Chromium's temporary
+// directory is made in the run directory, which the next start sweeps, and not in the
+// system's, where a SIGKILLed server would leave it for good.
+func TestKilledBrowserLeavesNothingOutsideItsRoot(t *testing.T) {
+	parent, err := os.MkdirTemp("", "pk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(parent) })
+	os.Chmod(parent, 0o711) // the browser may run as an unprivileged user
+	run, err := engine.NewRunDir(parent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	b := NewBrowser()
+	b.env.tempRoot = run.Path
+	if err := b.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Stop()
+	if b.tmp == "" {
+		t.Fatalf("%s leaves room for the socket under the profile: the test does not reach the short directory", run.Path)
+	}
+	if filepath.Dir(b.tmp) != run.Path {
+		t.Errorf("chromium's temporary directory %s is not in the run directory %s", b.tmp, run.Path)
+	}
+	if m, _ := filepath.Glob(filepath.Join(b.tmp, "org.chromium.Chromium.*")); len(m) == 0 {
+		t.Errorf("chromium did not use %s", b.tmp)
+	}
+}
+
 // TestBrowserOverMemoryIsReplaced: a browser measures what its process group holds; with
 // a limit below that, the browser is replaced after its job, and the next job runs on a
 // new one.
