@@ -19,6 +19,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/tiffdir"
 )
 
 // ImagesOptions steer ImagesToPDF.
@@ -435,12 +436,12 @@ func jpegInfo(b []byte, p *picture) error {
 				jfif = [2]float64{x * 2.54, y * 2.54}
 			}
 		case m == 0xe1 && len(seg) >= 14 && string(seg[:6]) == "Exif\x00\x00":
-			if t, ok := newTIFFReader(seg[6:]); ok {
-				if e, _, err := t.ifd(t.first()); err == nil {
-					if o, ok := e.uint(0x0112); ok && o >= 1 && o <= 8 {
+			if t, ok := tiffdir.Open(seg[6:]); ok {
+				if e, _, err := t.Read(t.First()); err == nil {
+					if o, ok := e.Uint(0x0112); ok && o >= 1 && o <= 8 {
 						p.orient = int(o)
 					}
-					exif = e.resolution()
+					exif = e.Resolution()
 				}
 			}
 		case m == 0xda:
@@ -484,129 +485,34 @@ func tiffPictures(i int, b []byte) ([]picture, error) {
 	if err != nil {
 		return nil, decodeFault(i, "TIFF", err)
 	}
-	t, _ := newTIFFReader(b)
+	t, _ := tiffdir.Open(b)
+	dirs, err := t.Pages(MaxImages)
+	var many *tiffdir.TooManyError
+	switch {
+	case errors.As(err, &many):
+		return nil, imageFault(fault.PayloadTooLarge, i, "has more than %d pages; at most %d are accepted", MaxImages, MaxImages)
+	case err != nil:
+		return nil, imageFault(fault.InvalidInput, i, "is a damaged TIFF: %s", err.Error())
+	}
 	var out []picture
-	seen := map[uint32]bool{}
-	for off := t.first(); off != 0 && int(off) < len(b); {
-		if seen[off] {
-			return nil, imageFault(fault.InvalidInput, i, "is a damaged TIFF: its pages run in a circle")
-		}
-		seen[off] = true
-		if len(out) >= MaxImages {
-			return nil, imageFault(fault.PayloadTooLarge, i, "has more than %d pages; at most %d are accepted", MaxImages, MaxImages)
-		}
-		e, next, err := t.ifd(off)
-		if err != nil {
-			return nil, imageFault(fault.InvalidInput, i, "is a damaged TIFF: %s", err.Error())
-		}
-		w, _ := e.uint(256)
-		h, _ := e.uint(257)
+	for _, e := range dirs {
+		w, _ := e.Uint(256)
+		h, _ := e.Uint(257)
 		p := picture{index: i, format: "tiff", w: int(min(w, math.MaxInt32)), h: int(min(h, math.MaxInt32)), orient: 1}
 		if err := checkPixels(i, p.w, p.h); err != nil {
 			return nil, err
 		}
 		// The first page's colour model stands for all: pdfcpu decodes each alike.
 		p.decoded = decodedSize(cfg.ColorModel, p.w, p.h)
-		r := e.resolution()
+		r := e.Resolution()
 		p.xdpi, p.ydpi = r[0], r[1]
 		if !plausibleDPI(p.xdpi) || !plausibleDPI(p.ydpi) {
 			p.xdpi, p.ydpi = defaultDPI, defaultDPI
 		}
 		out = append(out, p)
-		off = next
 	}
 	if len(out) == 0 {
 		return nil, imageFault(fault.InvalidInput, i, "is a damaged TIFF: it has no pages")
 	}
 	return out, nil
-}
-
-// tiffReader reads TIFF image directories (those of TIFF files and of EXIF).
-type tiffReader struct {
-	b  []byte
-	bo binary.ByteOrder
-}
-
-func newTIFFReader(b []byte) (tiffReader, bool) {
-	switch {
-	case bytes.HasPrefix(b, []byte("II*\x00")):
-		return tiffReader{b, binary.LittleEndian}, true
-	case bytes.HasPrefix(b, []byte("MM\x00*")):
-		return tiffReader{b, binary.BigEndian}, true
-	}
-	return tiffReader{}, false
-}
-
-func (t tiffReader) first() uint32 {
-	if len(t.b) < 8 {
-		return 0
-	}
-	return t.bo.Uint32(t.b[4:])
-}
-
-// tiffEntries are a directory's entries: tag -> type, count and value (or its offset).
-type tiffEntries struct {
-	t tiffReader
-	m map[uint16][3]uint32
-}
-
-// ifd reads the directory at off and the offset of the next.
-func (t tiffReader) ifd(off uint32) (tiffEntries, uint32, error) {
-	e := tiffEntries{t: t, m: map[uint16][3]uint32{}}
-	o := int(off)
-	if o < 0 || o+2 > len(t.b) {
-		return e, 0, errors.New("a directory lies outside the file")
-	}
-	n := int(t.bo.Uint16(t.b[o:]))
-	if o+2+12*n+4 > len(t.b) {
-		return e, 0, errors.New("a directory runs past the end of the file")
-	}
-	for k := range n {
-		d := t.b[o+2+12*k:]
-		e.m[t.bo.Uint16(d)] = [3]uint32{uint32(t.bo.Uint16(d[2:])), t.bo.Uint32(d[4:]), t.bo.Uint32(d[8:])}
-	}
-	return e, t.bo.Uint32(t.b[o+2+12*n:]), nil
-}
-
-// uint is the value of a SHORT or LONG entry.
-func (e tiffEntries) uint(tag uint16) (uint32, bool) {
-	v, ok := e.m[tag]
-	if !ok || v[1] != 1 {
-		return 0, false
-	}
-	switch v[0] {
-	case 3: // SHORT, left-justified in the value field
-		var f [4]byte
-		e.t.bo.PutUint32(f[:], v[2])
-		return uint32(e.t.bo.Uint16(f[:])), true
-	case 4:
-		return v[2], true
-	}
-	return 0, false
-}
-
-// rational is the value of a RATIONAL entry.
-func (e tiffEntries) rational(tag uint16) float64 {
-	v, ok := e.m[tag]
-	if !ok || v[0] != 5 || v[1] != 1 || int(v[2])+8 > len(e.t.b) || int(v[2]) < 0 {
-		return 0
-	}
-	num, den := e.t.bo.Uint32(e.t.b[v[2]:]), e.t.bo.Uint32(e.t.b[v[2]+4:])
-	if den == 0 {
-		return 0
-	}
-	return float64(num) / float64(den)
-}
-
-// resolution is the directory's resolution in dots per inch, or zeros.
-func (e tiffEntries) resolution() [2]float64 {
-	x, y := e.rational(282), e.rational(283)
-	unit, ok := e.uint(296)
-	switch {
-	case !ok || unit == 2:
-		return [2]float64{x, y}
-	case unit == 3:
-		return [2]float64{x * 2.54, y * 2.54}
-	}
-	return [2]float64{}
 }

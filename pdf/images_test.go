@@ -98,66 +98,6 @@ func webpOf(t testing.TB, img image.Image) []byte {
 	return b
 }
 
-// tiffPage is a page of rawTIFF: 8-bit grey, uncompressed. With claim set, its
-// directory says it has claim[0] x claim[1] pixels.
-type tiffPage struct {
-	w, h, dpi int
-	claim     [2]int
-}
-
-// rawTIFF writes a TIFF with a page each; loop makes the last directory point back to
-// the first.
-func rawTIFF(pages []tiffPage, loop bool) []byte {
-	bo := binary.LittleEndian
-	b := []byte("II*\x00\x00\x00\x00\x00")
-	var dirs []int
-	for _, p := range pages {
-		pix := len(b)
-		for y := range p.h {
-			for x := range p.w {
-				b = append(b, byte((x+y)%256))
-			}
-		}
-		if len(b)%2 == 1 {
-			b = append(b, 0)
-		}
-		res := len(b)
-		b = bo.AppendUint32(bo.AppendUint32(b, uint32(p.dpi)), 1)
-		if p.claim[0] > 0 {
-			p.w, p.h = p.claim[0], p.claim[1]
-		}
-		entries := [][3]uint32{
-			{256, 4, uint32(p.w)}, {257, 4, uint32(p.h)}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1},
-			{273, 4, uint32(pix)}, {277, 3, 1}, {278, 4, uint32(p.h)}, {279, 4, uint32(p.w * p.h)},
-			{282, 5, uint32(res)}, {283, 5, uint32(res)}, {296, 3, 2},
-		}
-		dirs = append(dirs, len(b))
-		b = bo.AppendUint16(b, uint16(len(entries)))
-		for _, e := range entries {
-			b = bo.AppendUint16(b, uint16(e[0]))
-			b = bo.AppendUint16(b, uint16(e[1]))
-			b = bo.AppendUint32(b, 1)
-			if e[1] == 3 {
-				b = bo.AppendUint16(bo.AppendUint16(b, uint16(e[2])), 0)
-			} else {
-				b = bo.AppendUint32(b, e[2])
-			}
-		}
-		b = bo.AppendUint32(b, 0) // next, set below
-	}
-	bo.PutUint32(b[4:], uint32(dirs[0]))
-	for i, d := range dirs {
-		next := 0
-		if i+1 < len(dirs) {
-			next = dirs[i+1]
-		} else if loop {
-			next = dirs[0]
-		}
-		bo.PutUint32(b[d+2+12*12:], uint32(next))
-	}
-	return b
-}
-
 // pdfimagesList returns pdfimages -list's rows: page, width, height, encoding, x-ppi.
 func pdfimagesList(t *testing.T, pdf []byte) [][]string {
 	t.Helper()
@@ -203,7 +143,7 @@ func TestImagesToPDFNaturalSizes(t *testing.T) {
 		withPHYs(pngOf(t, img), 300),        // 400 x 200 at 300 dpi: 96 x 48
 		jpegOf(t, img),                      // no resolution: 150 dpi, 192 x 96
 		withEXIF(t, jpegOf(t, img), 6, 200), // turned: 200 x 400 at 200 dpi, 72 x 144
-		rawTIFF([]tiffPage{{w: 100, h: 50, dpi: 100}, {w: 50, h: 100, dpi: 200}}, false), // 72 x 36, 18 x 36
+		testtool.TIFF([]testtool.TIFFPage{{W: 100, H: 50, DPI: 100}, {W: 50, H: 100, DPI: 200}}, false), // 72 x 36, 18 x 36
 		tiffDeflate,    // 72 dpi (x/image/tiff writes it): 144 x 72
 		webpOf(t, img), // no resolution: 192 x 96
 	}
@@ -377,11 +317,11 @@ func TestImagesToPDFRefuses(t *testing.T) {
 		"truncated JPEG":   {[][]byte{good, j[:len(j)/2]}, ImagesOptions{}, fault.InvalidInput, 2, "damaged JPEG"},
 		"JPEG header only": {[][]byte{j[:200]}, ImagesOptions{}, fault.InvalidInput, 1, "image 1"},
 		"truncated WebP":   {[][]byte{w[:len(w)/2]}, ImagesOptions{}, fault.InvalidInput, 1, "image 1"},
-		"truncated TIFF":   {[][]byte{rawTIFF([]tiffPage{{w: 100, h: 50, dpi: 100}}, false)[:3000]}, ImagesOptions{}, fault.InvalidInput, 1, "image 1"},
-		"TIFF in a circle": {[][]byte{rawTIFF([]tiffPage{{w: 10, h: 10, dpi: 100}, {w: 10, h: 10, dpi: 100}}, true)}, ImagesOptions{}, fault.InvalidInput, 1, "circle"},
+		"truncated TIFF":   {[][]byte{testtool.TIFF([]testtool.TIFFPage{{W: 100, H: 50, DPI: 100}}, false)[:3000]}, ImagesOptions{}, fault.InvalidInput, 1, "image 1"},
+		"TIFF in a circle": {[][]byte{testtool.TIFF([]testtool.TIFFPage{{W: 10, H: 10, DPI: 100}, {W: 10, H: 10, DPI: 100}}, true)}, ImagesOptions{}, fault.InvalidInput, 1, "circle"},
 		"400 megapixels":   {[][]byte{good, header(20000, 20000, 2)}, ImagesOptions{}, fault.PayloadTooLarge, 2, "at most 100 megapixels"},
 		"286 MiB":          {[][]byte{header(10000, 10000, 2)}, ImagesOptions{}, fault.PayloadTooLarge, 1, "decodes to 286 MiB"},
-		"TIFF pages":       {[][]byte{rawTIFF([]tiffPage{{w: 10, h: 10, dpi: 100}, {1, 1, 100, [2]int{20000, 20000}}}, false)}, ImagesOptions{}, fault.PayloadTooLarge, 1, "at most 100 megapixels"},
+		"TIFF pages":       {[][]byte{testtool.TIFF([]testtool.TIFFPage{{W: 10, H: 10, DPI: 100}, {W: 1, H: 1, DPI: 100, Claim: [2]int{20000, 20000}}}, false)}, ImagesOptions{}, fault.PayloadTooLarge, 1, "at most 100 megapixels"},
 		"page size":        {[][]byte{good}, ImagesOptions{PageSize: "B5"}, fault.InvalidInput, 0, "unknown page size"},
 		"margin alone":     {[][]byte{good}, ImagesOptions{Margin: 10}, fault.InvalidInput, 0, "needs a page size"},
 		"margin negative":  {[][]byte{good}, ImagesOptions{PageSize: "A4", Margin: -1}, fault.InvalidInput, 0, "margin"},
@@ -408,11 +348,11 @@ func TestImagesToPDFRefuses(t *testing.T) {
 	}
 	_, err := ImagesToPDF(context.Background(), many, ImagesOptions{})
 	expectFault(t, err, fault.PayloadTooLarge)
-	pages := make([]tiffPage, 300)
+	pages := make([]testtool.TIFFPage, 300)
 	for i := range pages {
-		pages[i] = tiffPage{w: 4, h: 4, dpi: 100}
+		pages[i] = testtool.TIFFPage{W: 4, H: 4, DPI: 100}
 	}
-	_, err = ImagesToPDF(context.Background(), [][]byte{rawTIFF(pages, false), rawTIFF(pages, false)}, ImagesOptions{})
+	_, err = ImagesToPDF(context.Background(), [][]byte{testtool.TIFF(pages, false), testtool.TIFF(pages, false)}, ImagesOptions{})
 	expectFault(t, err, fault.PayloadTooLarge)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -439,7 +379,7 @@ func FuzzImagesToPDF(f *testing.F) {
 	img := marked(16, 8)
 	f.Add(pngOf(f, img))
 	f.Add(jpegOf(f, img))
-	f.Add(rawTIFF([]tiffPage{{w: 4, h: 2, dpi: 100}, {w: 2, h: 4, dpi: 50}}, false))
+	f.Add(testtool.TIFF([]testtool.TIFFPage{{W: 4, H: 2, DPI: 100}, {W: 2, H: 4, DPI: 50}}, false))
 	var b bytes.Buffer
 	tiff.Encode(&b, img, &tiff.Options{Compression: tiff.Deflate})
 	f.Add(b.Bytes())
