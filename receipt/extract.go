@@ -3,6 +3,7 @@ package receipt
 import (
 	"bytes"
 	"context"
+	"image"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -265,33 +266,56 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 	if rerr != nil {
 		return "", nil, q, 0, "", rerr
 	}
+	start := time.Now()
 	text, img, q, conf, err = e.readImageWords(ctx, img, float64(dpi), words)
 	if err != nil {
 		return text, img, q, conf, "OCR", err
 	}
-	// A scan of several pages: an invoice's totals and bank details are often on the last,
-	// which is read after the second when there are more.
-	if n := len(sizes); n > 1 {
-		rest := []int{2}
-		if n > 2 {
-			rest = append(rest, n)
+	// Every further page of the scan (see morePages), each rendered when it is read.
+	more, w, unread, err := morePages(ctx, len(sizes), time.Since(start), func(ctx context.Context, p int) (string, []poppler.LayoutPage, error) {
+		imgs, err := e.PDF.Render(ctx, data, []int{p}, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
+		if err != nil || len(imgs) == 0 {
+			return "", nil, err
 		}
-		imgs, rerr := e.PDF.Render(ctx, data, rest, poppler.RenderOptions{DPI: dpi, Format: poppler.PNG})
-		for _, page := range imgs {
-			t, _, _, _, err := e.readImageWords(ctx, page, float64(dpi), words)
-			if err != nil {
-				if ctx.Err() != nil {
-					return "", nil, q, 0, "", err
-				}
-				continue // an unreadable later page leaves what page 1 gave
-			}
-			text += "\n" + t
-		}
-		if rerr != nil && ctx.Err() != nil {
-			return "", nil, q, 0, "", rerr
-		}
+		return e.readPage(ctx, imgs[0], float64(dpi), words != nil)
+	})
+	if err != nil {
+		return "", nil, q, 0, "", err
 	}
-	return text, img, q, conf, "OCR", nil
+	if words != nil {
+		*words = append(*words, w...)
+	}
+	notRead(&q, unread)
+	return text + more, img, q, conf, "OCR", nil
+}
+
+// readPage reads one further page of a scan: its text, and its word boxes when asked.
+func (e *Extractor) readPage(ctx context.Context, img []byte, dpi float64, boxes bool) (string, []poppler.LayoutPage, error) {
+	g, err := decodeImage(img)
+	if err != nil {
+		return "", nil, err
+	}
+	return e.readGrayPage(ctx, g, dpi, boxes)
+}
+
+func (e *Extractor) readGrayPage(ctx context.Context, g *image.Gray, dpi float64, boxes bool) (string, []poppler.LayoutPage, error) {
+	var words *[]poppler.LayoutPage
+	if boxes {
+		words = new([]poppler.LayoutPage)
+	}
+	t, _, _, _, err := e.readGray(ctx, g, dpi, words)
+	if err != nil || words == nil {
+		return t, nil, err
+	}
+	return t, *words, nil
+}
+
+// notRead names the pages of a scan there was no time for.
+func notRead(q *Quality, pages []int) {
+	if len(pages) > 0 {
+		q.PagesNotRead = pages
+		q.Hints = append(q.Hints, HintPagesNotRead)
+	}
 }
 
 // viewable: browsers show these formats (TIFF they do not).
@@ -330,6 +354,36 @@ func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64
 	if err != nil {
 		return "", nil, Quality{}, 0, err
 	}
+	pages, err := tiffPages(data)
+	if err != nil {
+		return "", nil, Quality{}, 0, err
+	}
+	start := time.Now()
+	text, png, q, conf, err := e.readGray(ctx, g, dpi, words)
+	if err != nil || pages == nil {
+		return text, png, q, conf, err
+	}
+	// A TIFF of several pages (a scanner's): every further page, as of a scanned PDF.
+	more, w, unread, err := morePages(ctx, len(pages), time.Since(start), func(ctx context.Context, p int) (string, []poppler.LayoutPage, error) {
+		g, err := decodeTIFFPage(pages[p-1])
+		if err != nil {
+			return "", nil, err
+		}
+		return e.readGrayPage(ctx, g, dpi, words != nil)
+	})
+	if err != nil {
+		return "", nil, q, 0, err
+	}
+	if words != nil {
+		*words = append(*words, w...)
+	}
+	notRead(&q, unread)
+	return text + more, png, q, conf, nil
+}
+
+// readGray reads one page's grey image: the receipt cut out of a larger scan, assessed,
+// deskewed, read by Tesseract (turned upright first when it reads poorly).
+func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
 	// On a flatbed page or a photo the receipt is cut out first: around it, Tesseract reads
 	// the background as a block of noise and loses the receipt's lines.
 	paper, found := findPaper(g)

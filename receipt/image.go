@@ -31,6 +31,7 @@ const (
 	HintLowResolution = "LOW_RESOLUTION"
 	HintCutOff        = "CUT_OFF"
 	HintLowOCR        = "LOW_OCR_CONFIDENCE"
+	HintPagesNotRead  = "PAGES_NOT_READ" // a long scan's pages the time limit left unread
 )
 
 // decodeImage reads a JPEG, PNG, GIF, WebP or TIFF image as grey levels.
@@ -39,17 +40,25 @@ func decodeImage(data []byte) (*image.Gray, error) {
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidInput, err, "the image cannot be read: %v", err)
 	}
-	if cfg.Width < minSide || cfg.Height < minSide {
-		return nil, fault.New(fault.InvalidInput, "the %s image is %d×%d pixels, too small to read", format, cfg.Width, cfg.Height)
-	}
-	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-		return nil, fault.New(fault.InvalidInput, "the %s image is %d×%d pixels; at most %d million pixels are read", format, cfg.Width, cfg.Height, maxImagePixels/1_000_000)
+	if err := checkSize(cfg, format); err != nil {
+		return nil, err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidInput, err, "the %s image is damaged: %v", format, err)
 	}
 	return toGray(img), nil
+}
+
+// checkSize refuses an image too small to read or too large to decode.
+func checkSize(cfg image.Config, format string) error {
+	if cfg.Width < minSide || cfg.Height < minSide {
+		return fault.New(fault.InvalidInput, "the %s image is %d×%d pixels, too small to read", format, cfg.Width, cfg.Height)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
+		return fault.New(fault.InvalidInput, "the %s image is %d×%d pixels; at most %d million pixels are read", format, cfg.Width, cfg.Height, maxImagePixels/1_000_000)
+	}
+	return nil
 }
 
 func toGray(img image.Image) *image.Gray {

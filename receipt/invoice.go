@@ -32,6 +32,7 @@ type InvoiceResult struct {
 	Source           string                  `json:"source" enum:"EMBEDDED_XML,PDF_TEXT,OCR,LLM" doc:"Where the data comes from; EMBEDDED_XML is exact (a ZUGFeRD, Factur-X or XRechnung PDF)."`
 	LLM              LLMInfo                 `json:"llm"`
 	Text             string                  `json:"text,omitempty" doc:"The text that was read (not for EMBEDDED_XML)."`
+	PagesNotRead     []int                   `json:"pagesNotRead,omitempty" doc:"Pages (from 1) of a scan of several pages that were not read because the request's time limit was near: what they show (line items, totals) is missing. Every page is read when time allows, the last right after the first."`
 	DurationMs       int64                   `json:"durationMs"`
 }
 
@@ -58,11 +59,12 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		text, src = "", "OCR"
 		image     []byte
 		ocrWords  []poppler.LayoutPage // a scan's or photo's words with their boxes
+		q         Quality
 	)
 	if kind == KindPDF {
-		text, image, _, _, src, err = e.readPDFWords(ctx, data, &ocrWords)
+		text, image, q, _, src, err = e.readPDFWords(ctx, data, &ocrWords)
 	} else {
-		text, image, _, _, err = e.readImageWords(ctx, data, 0, &ocrWords)
+		text, image, q, _, err = e.readImageWords(ctx, data, 0, &ocrWords)
 	}
 	if err != nil {
 		return nil, err
@@ -75,7 +77,7 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		lay = newLayout(ocrWords)
 	}
 	inv := parseInvoice(text, e.now(), lay)
-	res := &InvoiceResult{Invoice: inv, Source: src, Text: text}
+	res := &InvoiceResult{Invoice: inv, Source: src, Text: text, PagesNotRead: q.PagesNotRead}
 	var before map[string]string
 	if e.Model != nil {
 		// The rules' values, completed as the answer will be, to tell the model's apart.

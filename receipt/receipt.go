@@ -101,7 +101,10 @@ type Quality struct {
 	Rotated    int      `json:"rotated,omitempty" doc:"Degrees the image was turned clockwise to be upright."`
 	Deskewed   float64  `json:"deskewed,omitempty" doc:"Degrees the image was straightened by."`
 	Paper      *Box     `json:"paper,omitempty" doc:"Where the receipt lies on a larger scan or photo; it was cut out of the image before it was read, and the other figures are the cut-out's."`
-	Hints      []string `json:"hints" enum:"TOO_DARK,TOO_BRIGHT,LOW_CONTRAST,BLURRED,LOW_RESOLUTION,CUT_OFF,LOW_OCR_CONFIDENCE" doc:"Problems found; empty when the image is fine."`
+	Hints      []string `json:"hints" enum:"TOO_DARK,TOO_BRIGHT,LOW_CONTRAST,BLURRED,LOW_RESOLUTION,CUT_OFF,LOW_OCR_CONFIDENCE,PAGES_NOT_READ" doc:"Problems found; empty when the image is fine."`
+	// PagesNotRead: every page of a scan (a PDF or a multi-page TIFF) is read, the last
+	// right after the first, as long as the request's time allows.
+	PagesNotRead []int `json:"pagesNotRead,omitempty" doc:"Pages (from 1) of a scan of several pages that were not read because the request's time limit was near; what they show is missing from the result. Split the file (/api/pdf-tools/split) or allow more time."`
 }
 
 // Box is a rectangle on an image, in pixels from its top left corner.
