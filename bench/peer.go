@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -223,6 +224,10 @@ var (
 // as unoconv or UNOCONVERTER_BIN_PATH) and the pdfcpu command (PDFCPU_BIN_PATH, else built
 // here from this module's pin).
 func startGotenberg(bin, unoconv string) (string, int, func(), error) {
+	if unoconv == "" && os.Getenv("UNOCONVERTER_BIN_PATH") == "" {
+		// Gotenberg 8.36 does not start without it, whatever the scenarios.
+		return "", 0, nil, errors.New("gotenberg needs the unoconv script of github.com/gotenberg/unoconverter: give -unoconverter PATH (make bench UNOCONVERTER=PATH)")
+	}
 	port, err := freePort()
 	if err != nil {
 		return "", 0, nil, err

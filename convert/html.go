@@ -249,6 +249,10 @@ func (r *HTMLRequest) job(policy netguard.Policy) (chromium.Job, error) {
 	}
 	switch r.OutputProfile {
 	case "", "PDF/A-3b":
+		// Untagged unless PDF/UA-1 is asked for: Chromium tags by default, and its structure
+		// tree made a 20-page report 12 times the size (634 KB against 51 KB) and cost 80 %
+		// more of the browser's CPU (277 ms against 152 ms) — Gotenberg's default is untagged too.
+		p.GenerateTaggedPDF = new(false)
 	case "PDF/UA-1":
 		p.GenerateTaggedPDF, p.GenerateDocumentOutline = new(true), new(true)
 	default:

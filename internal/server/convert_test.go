@@ -54,6 +54,9 @@ func TestHTMLToPDF(t *testing.T) {
 	b = pdfBody(t, e.do("POST", "/v1/convert/html-to-pdf", testKey, htmlBody(t, map[string]any{"html": "<p>quer</p>", "format": "Letter", "orientation": "landscape"})))
 	if info := testtool.Info(t, b); info["Page size"] != "792 x 612 pts (letter)" {
 		t.Fatalf("landscape letter: %q", info["Page size"])
+	} else if info["Tagged"] != "no" {
+		// Untagged without PDF/UA-1: the structure tree costs size and time (decisions.md).
+		t.Fatalf("a PDF without PDF/UA-1 is tagged: %v", info)
 	}
 
 	// PDF/UA-1: tagged, with an outline of the headings.
