@@ -11,7 +11,10 @@ import (
 	"slices"
 	"testing"
 
+	"golang.org/x/image/tiff"
+
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/testtool"
 )
 
 func corpusImage(t testing.TB) (*image.Gray, []byte) {
@@ -109,6 +112,7 @@ func FuzzImage(f *testing.F) {
 	f.Add(tinyPNG())
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
 	f.Add([]byte("II*\x00\x08\x00\x00\x00"))
+	f.Add(testtool.TIFF([]testtool.TIFFPage{{W: 64, H: 64, DPI: 200}, {W: 70, H: 50, DPI: 200}}, false))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if _, err := Sniff(b); err != nil {
 			return
@@ -119,6 +123,19 @@ func FuzzImage(f *testing.F) {
 				t.Errorf("code %s: %v", fault.CodeOf(err), err)
 			}
 			return
+		}
+		// The further pages of a TIFF decode or fail as the caller's fault.
+		pages, err := tiffPages(b)
+		if err != nil && fault.CodeOf(err) != fault.InvalidInput {
+			t.Errorf("pages: code %s: %v", fault.CodeOf(err), err)
+		}
+		for _, d := range pages {
+			if cfg, err := tiff.DecodeConfig(d.Page()); err != nil || cfg.Width*cfg.Height > 1_000_000 {
+				continue // large pages cost the fuzzer's time, not a different path
+			}
+			if _, err := decodeTIFFPage(d); err != nil && fault.CodeOf(err) != fault.InvalidInput {
+				t.Errorf("page: code %s: %v", fault.CodeOf(err), err)
+			}
 		}
 		if g.Rect.Dx()*g.Rect.Dy() < 5_000_000 {
 			assess(g)
