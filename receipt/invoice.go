@@ -285,21 +285,43 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			break
 		}
 	}
-	var columns []Item
+	var columns, rows []Item
 	if lay != nil {
-		columns = layoutLines(lay, decimalComma(p.lines))
+		columns, rows = layoutLines(lay, decimalComma(p.lines))
 	}
-	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, r.Items} {
-		if len(inv.Lines) == 0 {
-			setLines(inv, items)
+	// The table's rows whose figures do not all fit come last: only their sum vouches for
+	// them. The first reading that adds up wins, unless a later table reading (quantities
+	// in their column) has the same lines with an amount and more of no amount: a line
+	// "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
+	// only a reading that sees it counts it. A receipt's item lines have no quantity
+	// column to vouch for a zero line.
+	var best []Item
+	for k, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items} {
+		if !linesAddUp(inv, items) {
+			continue
+		}
+		if best == nil || k < 3 && len(items) > len(best) && paidItems(items) == paidItems(best) {
+			best = items
 		}
 	}
+	setLines(inv, best)
 	return inv
 }
 
-// setLines makes items the invoice's lines when their amounts add up to its line total
-// (else its net total), within two cents; it reports whether they did.
-func setLines(inv *einvoice.Invoice, items []Item) bool {
+// paidItems counts the items with an amount other than zero.
+func paidItems(items []Item) int {
+	n := 0
+	for _, it := range items {
+		if !it.Total.Value().IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+// linesAddUp: the items' amounts add up to the invoice's line total (else its net total),
+// within two cents.
+func linesAddUp(inv *einvoice.Invoice, items []Item) bool {
 	lineSum := inv.Totals.LineTotal
 	if !lineSum.Valid() {
 		lineSum = inv.Totals.NetTotal
@@ -311,7 +333,13 @@ func setLines(inv *einvoice.Invoice, items []Item) bool {
 	for _, it := range items {
 		sum = sum.Add(it.Total.Value())
 	}
-	if sum.Sub(lineSum.Value()).Abs().GreaterThan(decimal.New(2, -2)) {
+	return sum.Sub(lineSum.Value()).Abs().LessThanOrEqual(decimal.New(2, -2))
+}
+
+// setLines makes items the invoice's lines when their amounts add up to its line total
+// (else its net total), within two cents; it reports whether they did.
+func setLines(inv *einvoice.Invoice, items []Item) bool {
+	if !linesAddUp(inv, items) {
 		return false
 	}
 	for i, it := range items {
