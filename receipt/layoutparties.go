@@ -28,9 +28,9 @@ var (
 	addrSepRE    = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
 	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
-	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empfänger|an|to|sold\s+to|billing\s+address)\s*:?$`)
+	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
-	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empfänger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
+	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
