@@ -252,3 +252,17 @@ func TestLooseRowsAddUp(t *testing.T) {
 		t.Errorf("lines without a total: %+v", inv.Lines)
 	}
 }
+
+// TestOCRBullets: OCR's lone "e" for a bullet parts a one-line address when it does so at
+// least twice; a single "e" is a name's.
+func TestOCRBullets(t *testing.T) {
+	if !oneLineAddress("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen") {
+		t.Error("bullets read as e")
+	}
+	if p := addressParts("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen", 2); len(p) != 2 || p[0] != "Bei Spiel GmbH" {
+		t.Errorf("parts %q", p)
+	}
+	if oneLineAddress("Rossi e Figli 12345 Stadthausen") {
+		t.Error("one e is no bullet")
+	}
+}
