@@ -107,6 +107,9 @@ var (
 	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
+	// An IBAN as OCR may misread it: the check digits and the account's digits may be
+	// letters that look like them (O, o, I, l, S, B).
+	ibanLooseRE = lazyre.New(`\b([A-Z]{2}[0-9OoIlSB]{2}(?:\s?[A-Z0-9ol]{4}){2,7}(?:\s?[A-Z0-9ol]{1,3})?)\b`)
 	ibanRE      = lazyre.New(`\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?)\b`)
 	bicRE       = lazyre.New(`(?i)\b(?:bic|swift)(?:-code)?\s*:?\s*([A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`)
 	emailRE     = lazyre.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
@@ -213,12 +216,28 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	seller, buyer := partyBlocks(strings.Split(text, "\n"))
 	seller.apply(&inv.Seller)
 	buyer.apply(&inv.Buyer)
-	// An IBAN whose check digits fit; else one labelled IBAN, which the readings then call
-	// uncertain (a digit misread, or a sample's made-up account).
+	// An IBAN whose check digits fit; else one that OCR misread in a confusable character
+	// (O for 0) and whose check digits fit once corrected; else one labelled IBAN, which the
+	// readings then call uncertain (a digit misread, or a sample's made-up account).
 	ibans := ibanRE.FindAllStringSubmatch(all, -1)
 	slices.SortStableFunc(ibans, func(a, b []string) int {
 		return cmp.Compare(ibanRank(b[1]), ibanRank(a[1]))
 	})
+	if len(ibans) == 0 || ibanRank(ibans[0][1]) == 0 {
+		// Only after the word IBAN on its line: a misread is corrected where the document
+		// says an IBAN stands, not guessed from any code of an IBAN's shape (one in 97 of
+		// them has fitting check digits).
+		for _, m := range ibanLooseRE.FindAllStringSubmatchIndex(all, maxIBANCandidates) {
+			line := all[strings.LastIndexByte(all[:m[2]], '\n')+1 : m[2]]
+			if !strings.Contains(strings.ToUpper(line), "IBAN") {
+				continue
+			}
+			if c := correctIBAN(all[m[2]:m[3]]); c != "" {
+				ibans = slices.Insert(ibans, 0, []string{c, c})
+				break
+			}
+		}
+	}
 	for _, m := range ibans {
 		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) {
 			ct := einvoice.CreditTransfer{AccountID: iban, AccountName: inv.Seller.Name}
@@ -287,21 +306,43 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			break
 		}
 	}
-	var columns []Item
+	var columns, rows []Item
 	if lay != nil {
-		columns = layoutLines(lay, decimalComma(p.lines))
+		columns, rows = layoutLines(lay, decimalComma(p.lines))
 	}
-	for _, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, r.Items} {
-		if len(inv.Lines) == 0 {
-			setLines(inv, items)
+	// The table's rows whose figures do not all fit come last: only their sum vouches for
+	// them. The first reading that adds up wins, unless a later table reading (quantities
+	// in their column) has the same lines with an amount and more of no amount: a line
+	// "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
+	// only a reading that sees it counts it. A receipt's item lines have no quantity
+	// column to vouch for a zero line.
+	var best []Item
+	for k, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items} {
+		if !linesAddUp(inv, items) {
+			continue
+		}
+		if best == nil || k < 3 && len(items) > len(best) && paidItems(items) == paidItems(best) {
+			best = items
 		}
 	}
+	setLines(inv, best)
 	return inv
 }
 
-// setLines makes items the invoice's lines when their amounts add up to its line total
-// (else its net total), within two cents; it reports whether they did.
-func setLines(inv *einvoice.Invoice, items []Item) bool {
+// paidItems counts the items with an amount other than zero.
+func paidItems(items []Item) int {
+	n := 0
+	for _, it := range items {
+		if !it.Total.Value().IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+// linesAddUp: the items' amounts add up to the invoice's line total (else its net total),
+// within two cents.
+func linesAddUp(inv *einvoice.Invoice, items []Item) bool {
 	lineSum := inv.Totals.LineTotal
 	if !lineSum.Valid() {
 		lineSum = inv.Totals.NetTotal
@@ -313,7 +354,13 @@ func setLines(inv *einvoice.Invoice, items []Item) bool {
 	for _, it := range items {
 		sum = sum.Add(it.Total.Value())
 	}
-	if sum.Sub(lineSum.Value()).Abs().GreaterThan(decimal.New(2, -2)) {
+	return sum.Sub(lineSum.Value()).Abs().LessThanOrEqual(decimal.New(2, -2))
+}
+
+// setLines makes items the invoice's lines when their amounts add up to its line total
+// (else its net total), within two cents; it reports whether they did.
+func setLines(inv *einvoice.Invoice, items []Item) bool {
+	if !linesAddUp(inv, items) {
 		return false
 	}
 	for i, it := range items {
@@ -394,6 +441,99 @@ func labelledIBAN(text, s string) bool {
 	}
 	line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
 	return strings.HasSuffix(strings.ToUpper(strings.TrimRight(line, " :\t")), "IBAN")
+}
+
+// maxIBANCandidates bounds the misread IBANs tried in one text.
+const maxIBANCandidates = 20
+
+// ibanConfusable are the characters OCR reads for one another in an IBAN: each letter with
+// the digit it looks like.
+var ibanConfusable = map[byte]byte{'O': '0', '0': 'O', 'I': '1', '1': 'I', 'S': '5', '5': 'S', 'B': '8', '8': 'B'}
+
+// numericBBAN are the countries whose account part (BBAN) is digits only, with their IBAN
+// length (ISO 13616 registry): a letter there is a misread digit.
+var numericBBAN = map[string]int{"DE": 22, "AT": 20, "BE": 16, "CZ": 24, "DK": 18, "EE": 20, "ES": 24, "FI": 18, "HR": 21, "HU": 28, "LT": 20, "NO": 15, "PL": 28, "PT": 25, "RS": 22, "SE": 24, "SI": 19, "SK": 24}
+
+// maxIBANGuesses bounds the confusable characters of one IBAN tried both ways (2^n
+// candidates), maxIBANChanges the characters changed where the country's format does not
+// say which they must be.
+const maxIBANGuesses, maxIBANChanges = 8, 2
+
+// correctIBAN reads an IBAN that OCR may have misread in confusable characters: the check
+// digits must be digits (and the account part too in a country whose accounts are numeric),
+// the other confusable characters are tried both ways; it answers the IBAN whose check
+// digits then fit with the fewest such changes, "" when none does or two do (the check
+// digits cannot tell which). Why: MOD 97 catches every single substitution, so a misread
+// the check digits confirm is the printed IBAN, while one they do not stays unread.
+func correctIBAN(s string) string {
+	b := []byte(strings.ReplaceAll(s, " ", ""))
+	if len(b) < 15 || len(b) > 34 {
+		return ""
+	}
+	for i, c := range b {
+		if c == 'o' || c == 'l' {
+			b[i] = map[byte]byte{'o': '0', 'l': '1'}[c] // lower case only as a misread digit
+		}
+	}
+	digit := func(i int) bool {
+		if c, ok := ibanConfusable[b[i]]; ok && b[i] >= 'A' && c >= '0' && c <= '9' {
+			b[i] = c
+		}
+		return b[i] >= '0' && b[i] <= '9'
+	}
+	if b[0] < 'A' || b[0] > 'Z' || b[1] < 'A' || b[1] > 'Z' || !digit(2) || !digit(3) {
+		return ""
+	}
+	if cd := string(b[2:4]); cd < "02" || cd > "98" {
+		return "" // ISO 7064 MOD 97-10 gives 02 to 98
+	}
+	var open []int // the confusable places the country's format leaves open
+	if n, ok := numericBBAN[string(b[:2])]; ok {
+		if len(b) != n {
+			return ""
+		}
+		for i := 4; i < len(b); i++ {
+			if !digit(i) {
+				return ""
+			}
+		}
+	} else {
+		for i := 4; i < len(b); i++ {
+			if _, ok := ibanConfusable[b[i]]; ok {
+				open = append(open, i)
+			}
+		}
+	}
+	if validIBAN(string(b)) {
+		return string(b)
+	}
+	if len(open) > maxIBANGuesses {
+		return ""
+	}
+	// At most two changes the format does not force: each candidate tried is a chance in
+	// 97 of check digits that fit by accident, so the guesses stay few.
+	best, bestChanges, ties := "", maxIBANChanges+1, 0
+	for mask := 1; mask < 1<<len(open); mask++ {
+		c := slices.Clone(b)
+		changes := 0
+		for k, i := range open {
+			if mask&(1<<k) != 0 {
+				c[i] = ibanConfusable[c[i]]
+				changes++
+			}
+		}
+		if changes > min(bestChanges, maxIBANChanges) || !validIBAN(string(c)) {
+			continue
+		}
+		if changes < bestChanges {
+			best, bestChanges, ties = string(c), changes, 0
+		}
+		ties++
+	}
+	if ties != 1 {
+		return ""
+	}
+	return best
 }
 
 // validIBAN checks an IBAN's length and ISO 13616 check digits (MOD 97-10).

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +146,68 @@ func TestLongInvoiceTotalsOnLastPage(t *testing.T) {
 	inv := r.Invoice
 	if inv.Number != "RE-2026-0099" || inv.Totals.GrossTotal.String() != "714.00" || len(inv.Payment.CreditTransfers) != 1 {
 		t.Errorf("number %q, gross %s, payment %+v", inv.Number, inv.Totals.GrossTotal, inv.Payment)
+	}
+}
+
+// TestCorrectIBAN: OCR's confusable characters in an IBAN are corrected where the check
+// digits then fit, and only there; two corrections that both fit are no reading.
+func TestCorrectIBAN(t *testing.T) {
+	for in, want := range map[string]string{
+		"DEO2120300000000202051":        "DE02120300000000202051", // O for 0 in the check digits
+		"DE02 l203 0000 0000 2020 5l":   "DE02120300000000202051", // l for 1 in a numeric account
+		"DE02 12O3 OOOO OOOO 2O2O 51":   "DE02120300000000202051",
+		"DEO2120300000000202052":        "",                   // a digit misread for another: the check digits say no
+		"DE0212030000000020205":         "",                   // too short for Germany
+		"NL91ABNAO417164300":            "NL91ABNA0417164300", // O for 0 in a mixed account
+		"GB33BUKB20201555555555":        "GB33BUKB20201555555555",
+		"FR7630006000011234567890189":   "FR7630006000011234567890189",
+		"XX00 1234 5678 9012 3456 7890": "", // check digits 00 are none
+		"NL91A8NAO4I7I643OO":            "", // more misreads than the check digits can vouch for
+	} {
+		if got := correctIBAN(in); got != want {
+			t.Errorf("correctIBAN(%q) = %q, want %q", in, got, want)
+		}
+	}
+	inv := ParseInvoice("Rechnung Nr. 1\nIBAN : DEO2 1203 0000 0000 2020 51\n", now)
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE02120300000000202051" {
+		t.Errorf("labelled: %+v", inv.Payment)
+	}
+	// Not after the word IBAN: a code of an IBAN's shape is not corrected into one.
+	inv = ParseInvoice("Rechnung Nr. 1\nVorgang DEO2120300000000202051\n", now)
+	if len(inv.Payment.CreditTransfers) != 0 {
+		t.Errorf("unlabelled: %+v", inv.Payment)
+	}
+	if got := layoutIBAN(": DEO2 1203 0000 0000 2020 51"); got != "DE02120300000000202051" {
+		t.Errorf("layoutIBAN %q", got)
+	}
+}
+
+// TestPartyBlocksFromOCR: OCR's text keeps no indentation and drops umlauts' dots; a name
+// whose label stands beside its second line keeps the block open, and "Verkaufer" is the
+// seller's heading.
+func TestPartyBlocksFromOCR(t *testing.T) {
+	seller, buyer := partyBlocks(strings.Split(`Verkaufer
+Nummer: 549910
+MVM Musterhafter
+Name: Versicherungsverein Musterstadt a.G.
+Anschrift: Musterstr. 12
+DE 12345 Musterstadt
+USt.-Id.-Nr.: DE234567891
+Kaufer/Leistungsempfanger
+Herrn
+Name: Max Mustermann
+Anschrift: Musterstr. 11
+DE 12346 Bad Musterhausen
+Bemerkungen
+Bemerkung Beitragsrechnung
+Name: Someone Else`, "\n"))
+	if seller.name != "Versicherungsverein Musterstadt a.G." || seller.vatID != "DE234567891" {
+		t.Errorf("seller %+v", seller)
+	}
+	if buyer.name != "Max Mustermann" || buyer.address.Line1 != "Musterstr. 11" {
+		t.Errorf("buyer %+v", buyer)
+	}
+	if partyHeading("Verkaeufer:") != "seller" || partyHeading("Rechnungsempfanger") != "buyer" || partyHeading("Warenempfanger") != "delivery" {
+		t.Error("headings without umlauts")
 	}
 }

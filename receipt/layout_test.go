@@ -204,3 +204,65 @@ func TestDueStandsForTotal(t *testing.T) {
 		t.Errorf("totals %+v", tt)
 	}
 }
+
+// visualTable is a line table as the ZUGFeRD viewers print it: the amount's header over four
+// lines ("Positions- / betrag / ohne / USt."), a quantity printed rounded in the second row
+// (6 for 6.5 km: 2,00 × 6 is not 13,00), a free line of no amount, a name that reaches into
+// the price column's slack, and the payment terms' table under it.
+func visualTable() poppler.LayoutPage {
+	return page(
+		testpdf.At{X: 50, Y: 100, Text: "Pos Beschreibung"}, testpdf.At{X: 244, Y: 100, Text: "Nettopreis"},
+		testpdf.At{X: 358, Y: 100, Text: "Menge"}, testpdf.At{X: 440, Y: 100, Text: "USt."}, testpdf.At{X: 484, Y: 100, Text: "Positions-"},
+		testpdf.At{X: 508, Y: 111, Text: "betrag"}, testpdf.At{X: 520, Y: 122, Text: "ohne"}, testpdf.At{X: 520, Y: 133, Text: "USt."},
+		testpdf.At{X: 58, Y: 150, Text: "1"}, testpdf.At{X: 100, Y: 150, Text: "Grundpreis"}, testpdf.At{X: 270, Y: 150, Text: "3,90"},
+		testpdf.At{X: 362, Y: 150, Text: "1 Stk"}, testpdf.At{X: 445, Y: 150, Text: "7 %"}, testpdf.At{X: 520, Y: 150, Text: "3,90"},
+		testpdf.At{X: 58, Y: 180, Text: "2"}, testpdf.At{X: 100, Y: 180, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 180, Text: "2,00"},
+		testpdf.At{X: 362, Y: 180, Text: "6 km"}, testpdf.At{X: 445, Y: 180, Text: "7 %"}, testpdf.At{X: 515, Y: 180, Text: "13,00"},
+		testpdf.At{X: 58, Y: 210, Text: "3"}, testpdf.At{X: 141, Y: 210, Text: "Lebensgefährte/in"}, testpdf.At{X: 270, Y: 210, Text: "0,0000"},
+		testpdf.At{X: 362, Y: 210, Text: "1 Stk"}, testpdf.At{X: 445, Y: 210, Text: "0 %"}, testpdf.At{X: 520, Y: 210, Text: "0,00"},
+		testpdf.At{X: 50, Y: 260, Text: "Zahlungsbedingungen:"},
+		testpdf.At{X: 50, Y: 280, Text: "Abschlag Skonto"}, testpdf.At{X: 362, Y: 280, Text: "16,90"}, testpdf.At{X: 515, Y: 280, Text: "-0,34"},
+	)
+}
+
+// TestLayoutLinesLoose: the rows whose figures fit are told apart from every row with a
+// quantity, an amount and a name; a header's words under its figure columns do not end the
+// table, the payment terms do; a name reaching into the price column's slack stays a name.
+func TestLayoutLinesLoose(t *testing.T) {
+	fitting, all := layoutLines(newLayout([]poppler.LayoutPage{visualTable()}), true)
+	if len(fitting) != 2 || fitting[0].Description != "Grundpreis" || fitting[1].Description != "Lebensgefährte/in" || fitting[1].Total.String() != "0.00" {
+		t.Errorf("fitting %+v", fitting)
+	}
+	if len(all) != 3 || all[1].Description != "Stadtfahrt" || all[1].Quantity.String() != "6" || all[1].Total.String() != "13.00" {
+		t.Errorf("all %+v", all)
+	}
+}
+
+// TestLooseRowsAddUp: rows that do not all fit are taken when together they make the line
+// total, with the free line the text lines' reading does not see.
+func TestLooseRowsAddUp(t *testing.T) {
+	text := "1 Grundpreis 3,90 1 Stk 7 % 3,90\n2 Stadtfahrt 2,00 6 km 7 % 13,00\n3 Lebensgefährte/in 0,0000 1 Stk 0 % 0,00\nPositionssumme 16,90\nNettobetrag 16,90\nUSt 7 % 1,18\nGesamtbetrag 18,08\n"
+	inv := parseInvoice(text, now, newLayout([]poppler.LayoutPage{visualTable()}))
+	if len(inv.Lines) != 3 || inv.Lines[1].Item.Name != "Stadtfahrt" || inv.Lines[2].NetAmount.String() != "0.00" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+	// Without the line total the rows are not taken.
+	inv = parseInvoice("Gesamtbetrag 99,00\n", now, newLayout([]poppler.LayoutPage{visualTable()}))
+	if len(inv.Lines) != 0 {
+		t.Errorf("lines without a total: %+v", inv.Lines)
+	}
+}
+
+// TestOCRBullets: OCR's lone "e" for a bullet parts a one-line address when it does so at
+// least twice; a single "e" is a name's.
+func TestOCRBullets(t *testing.T) {
+	if !oneLineAddress("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen") {
+		t.Error("bullets read as e")
+	}
+	if p := addressParts("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen", 2); len(p) != 2 || p[0] != "Bei Spiel GmbH" {
+		t.Errorf("parts %q", p)
+	}
+	if oneLineAddress("Rossi e Figli 12345 Stadthausen") {
+		t.Error("one e is no bullet")
+	}
+}

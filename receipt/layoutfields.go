@@ -92,13 +92,14 @@ func layoutAmount(s string) string {
 	return a[0].v.String()
 }
 
-// layoutIBAN reads an IBAN cell, spaces and all, when its check digits fit.
+// layoutIBAN reads an IBAN cell, spaces and all, when its check digits fit, as printed or
+// with OCR's confusable characters corrected (correctIBAN).
 func layoutIBAN(s string) string {
-	s = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(strings.TrimLeft(s, ": ")), " ", ""))
-	if validIBAN(s) {
-		return s
+	s = strings.ReplaceAll(strings.TrimSpace(strings.TrimLeft(s, ": ")), " ", "")
+	if u := strings.ToUpper(s); validIBAN(u) {
+		return u
 	}
-	return ""
+	return correctIBAN(s)
 }
 
 // refineByLayout corrects the text lines' reading of an invoice by the layout: the parties

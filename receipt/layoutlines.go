@@ -21,8 +21,10 @@ var (
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
-	// Labels under a table that end it: its sums and the VAT breakdown.
-	tableEndRE = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe)`)
+	// Labels under a table that end it: its sums and the VAT breakdown, and the sections
+	// that follow a line table (payment terms, the document's allowances and charges, whose
+	// rows have figures in the same columns).
+	tableEndRE = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
 )
 
 // maxTableRows bounds the rows one table gives.
@@ -43,31 +45,35 @@ func (c column) holds(s segment) bool {
 // over is how much of the segment's width stands under the column's header.
 func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x0) }
 
-// layoutLines reads the line tables of every page by their columns.
-func layoutLines(l *layout, comma bool) []Item {
-	var out []Item
+// layoutLines reads the line tables of every page by their columns. fitting are the rows
+// whose quantity × price is their amount; all are every row with a quantity and an amount,
+// the price missing or not fitting (a quantity printed rounded, "6" for 6.5 km; a price
+// column left empty): those count only when all of them add up to the line total, a
+// stronger check than one row's product.
+func layoutLines(l *layout, comma bool) (fitting, all []Item) {
 	for _, segs := range l.pages {
 		if len(segs) > maxStackSegments {
 			continue
 		}
 		tables := 0
 		for i, s := range segs {
-			if !qtyHeadRE.MatchString(s.text) || len(out) >= maxTableRows {
+			if !qtyHeadRE.MatchString(s.text) || len(all) >= maxTableRows {
 				continue
 			}
 			if tables++; tables > 10 {
 				break // a page's tables: one, perhaps a few, not a page of headers
 			}
-			if items, ok := readTable(segs, i, comma); ok {
-				out = append(out, items...)
-			}
+			fit, rows := readTable(segs, i, comma)
+			fitting = append(fitting, fit...)
+			all = append(all, rows...)
 		}
 	}
-	return out
+	return fitting, all
 }
 
-// readTable reads the table whose quantity header is segs[q].
-func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
+// readTable reads the table whose quantity header is segs[q]: the rows whose figures fit,
+// and every row with a quantity, an amount and a name.
+func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 	head := segs[q]
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
@@ -93,7 +99,7 @@ func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
 		bottom = max(bottom, s.Y1)
 	}
 	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
-		return nil, false
+		return nil, nil
 	}
 	// The rows: each starts at a quantity in its column, down to the table's end.
 	var anchors []int
@@ -103,18 +109,21 @@ func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
 		if s.Y0 < bottom-0.3*h {
 			continue
 		}
-		if tableEndRE.MatchString(s.text) && !qty.holds(s) {
+		// A header's cells may run over several lines ("Positions- / betrag / ohne / USt."):
+		// a sum or tax word before the first row, under a figure column's header, is one of
+		// them, not the table's end.
+		inHeader := len(anchors) == 0 && (s.Y0 <= head.Y1+2*h || amount.over(s) > 0 || price.over(s) > 0)
+		if tableEndRE.MatchString(s.text) && !qty.holds(s) && !inHeader {
 			end = s.Y0
 			break
 		}
 		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && leadNumberRE.MatchString(s.text) {
 			anchors = append(anchors, j)
 			if len(anchors) > maxTableRows {
-				return nil, false
+				return nil, nil
 			}
 		}
 	}
-	var items []Item
 	for k, a := range anchors {
 		row := segs[a]
 		to := min(end, row.Y1+3*row.h())
@@ -156,7 +165,11 @@ func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
 						pv, pOver = &v, o
 					}
 				}
-			case name == "" && desc.holds(s) && hasLetters(s.text, 3):
+			}
+			// A name may reach into the price column's slack ("Privathaftpflicht" ending a
+			// few points right of where "Nettopreis" starts): it is the description's when
+			// more of it stands under that header than under a figure's.
+			if name == "" && desc.holds(s) && hasLetters(s.text, 3) && desc.over(s) > max(price.over(s), amount.over(s)) {
 				name = description(s.text)
 			}
 		}
@@ -169,19 +182,23 @@ func readTable(segs []segment, q int, comma bool) ([]Item, bool) {
 				}
 			}
 		}
-		if pv == nil || av == nil || name == "" {
+		if av == nil || name == "" {
 			continue
 		}
+		it := Item{Description: name, Quantity: einvoice.NewDecimal(qv), Total: money(*av)}
+		if pv != nil {
+			it.UnitPrice = einvoice.NewDecimal(*pv)
+		}
+		all = append(all, it)
 		// The figures fit to the cent, or within half a percent: a price printed rounded
 		// (2,7700 for 2.773). The columns say which figure is which, and the lines count
 		// only when they add up to the printed line total (setLines).
 		tol := decimal.Max(decimal.New(1, -2), av.Abs().Mul(decimal.New(5, -3)))
-		if qv.Mul(*pv).Sub(*av).Abs().GreaterThan(tol) {
-			continue // the figures do not fit: no line (a discount, a misread column)
+		if pv != nil && qv.Mul(*pv).Sub(*av).Abs().LessThanOrEqual(tol) {
+			fitting = append(fitting, it)
 		}
-		items = append(items, Item{Description: name, Quantity: einvoice.NewDecimal(qv), UnitPrice: einvoice.NewDecimal(*pv), Total: money(*av)})
 	}
-	return items, len(items) > 0
+	return fitting, all
 }
 
 // cellNumber reads a table cell that is one figure, perhaps with its currency.

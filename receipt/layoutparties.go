@@ -26,11 +26,12 @@ var (
 	// sender's line over the recipient's window ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen")
 	// or a letterhead ("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France").
 	addrSepRE    = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
+	ocrBulletRE  = lazyre.New(`\s+[eo°*]\s+`)
 	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
-	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empfänger|an|to|sold\s+to|billing\s+address)\s*:?$`)
+	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
-	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empfänger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
+	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
@@ -355,8 +356,25 @@ func segmentAbove(segs []segment, i, lines int) int {
 
 // oneLineAddress: a name, a street and a post code with their city on one line.
 func oneLineAddress(s string) bool {
-	parts := addrSepRE.Split(strings.TrimSpace(s), -1)
+	parts := addressParts(s, -1)
 	return len(parts) >= 3 && inlinePostRE.MatchString(s) && hasLetters(parts[0], 3) && !strings.ContainsAny(parts[0], "0123456789")
+}
+
+// addressParts splits a one-line address at its separators. OCR reads a small bullet as a
+// lone "e" or "o" ("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen"): those part it too when
+// there are no other separators and at least two of them (one "e" may be a name's "and").
+func addressParts(s string, n int) []string {
+	s = strings.TrimSpace(s)
+	parts := addrSepRE.Split(s, n)
+	if len(parts) < 3 {
+		if ocr := ocrBulletRE.Split(s, -1); len(ocr) >= 3 {
+			if n > 0 && len(ocr) > n {
+				ocr = append(ocr[:n-1], strings.Join(ocr[n-1:], " "))
+			}
+			return ocr
+		}
+	}
+	return parts
 }
 
 // letterheadName is the name of a one-line address in the page's top fifth or bottom
@@ -367,7 +385,7 @@ func letterheadName(segs []segment, height float64) string {
 			continue
 		}
 		if oneLineAddress(s.text) {
-			return strings.TrimSpace(addrSepRE.Split(strings.TrimSpace(s.text), 2)[0])
+			return strings.TrimSpace(addressParts(s.text, 2)[0])
 		}
 	}
 	return ""

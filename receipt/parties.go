@@ -11,8 +11,10 @@ import (
 // "Seller", "Bill to") and under it "Label: value" lines, as e-invoice viewers and many
 // invoicing programs print them.
 var (
-	sellerHeadRE = lazyre.New(`(?i)^(?:verkäufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
-	buyerHeadRE  = lazyre.New(`(?i)^(?:käufer(?:/leistungsempfänger)?|leistungsempfänger|rechnungsempfänger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	// OCR drops umlauts' dots ("Verkaufer", "Kaufer/Leistungsempfanger"), and some
+	// generators write them out ("Verkaeufer"): the headings are read either way.
+	sellerHeadRE = lazyre.New(`(?i)^(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
+	buyerHeadRE  = lazyre.New(`(?i)^(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
 	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
 	// A post code line as the viewers print it under the street: "DE 80333 München".
@@ -55,7 +57,7 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			if l == "" {
 				continue
 			}
-			if sellerHeadRE.MatchString(l) || buyerHeadRE.MatchString(l) || indent(lines[j]) <= indent(lines[i]) && !strings.Contains(l, ":") {
+			if sellerHeadRE.MatchString(l) || buyerHeadRE.MatchString(l) || indent(lines[j]) <= indent(lines[i]) && !strings.Contains(l, ":") && !nameOverLabel(lines, j, into.name) {
 				break
 			}
 			m := fieldRE.FindStringSubmatch(l)
@@ -70,8 +72,11 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			case label == "anschrift" || label == "adresse" || label == "address" || label == "straße" || label == "street":
 				into.address.Line1 = value
 				if j+1 < len(lines) {
-					if pm := countryPostRE.FindStringSubmatch(strings.TrimSpace(lines[j+1])); pm != nil && indent(lines[j+1]) > indent(lines[i]) {
+					// The post code line under the street, indented under the value; OCR's
+					// text, which keeps no indentation, sets it as far left as the label.
+					if pm := countryPostRE.FindStringSubmatch(strings.TrimSpace(lines[j+1])); pm != nil {
 						into.address.Country, into.address.PostCode, into.address.City = pm[1], pm[2], strings.TrimSpace(pm[3])
+						j++
 					}
 				}
 			case strings.Contains(label, "ust") && strings.Contains(label, "id") || strings.Contains(label, "vat"):
@@ -84,6 +89,26 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 		}
 	}
 	return seller, buyer
+}
+
+// nameOverLabel: lines[j], a line without a label, is the first line of a name whose label
+// stands on the line under it ("MVM Musterhafter" over "Name: Versicherungsverein …",
+// "Herrn" over "Name: Max Mustermann": a label set beside the middle of its value). OCR's
+// text keeps no indentation, so such a line stands as far left as the heading and would
+// end the block; it does not while the block has no name yet and the line is no heading.
+func nameOverLabel(lines []string, j int, name string) bool {
+	if name != "" || partyHeading(lines[j]) != "" {
+		return false
+	}
+	for k := j + 1; k < min(len(lines), j+3); k++ {
+		next := strings.TrimSpace(lines[k])
+		if next == "" {
+			continue
+		}
+		m := fieldRE.FindStringSubmatch(next)
+		return m != nil && strings.EqualFold(strings.TrimSpace(m[1]), "name") && strings.TrimSpace(m[2]) != ""
+	}
+	return false
 }
 
 // apply puts what a block says over what the address heuristics found.
