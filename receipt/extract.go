@@ -99,12 +99,13 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 		q     = Quality{Hints: []string{}}
 		ocrC  float64
 		src   = "OCR"
-		image []byte // what a vision model sees
+		image []byte    // what a vision model sees
+		scan  *scanRead // an image's OCR, for the second reading
 	)
 	if kind == KindPDF {
 		text, image, q, ocrC, src, err = e.readPDF(ctx, data)
 	} else {
-		text, image, q, ocrC, err = e.readImage(ctx, data)
+		text, image, q, ocrC, scan, err = e.readImageScan(ctx, data, 0, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	r, p := parse(text, e.now())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p) {
-		e.secondReading(ctx, r, image)
+		e.secondReading(ctx, r, secondImage(image, scan, r))
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -170,8 +171,8 @@ func unsettled(r *Result, p *parser) bool {
 	return false
 }
 
-// secondReading reads the prepared image with the second OCR engine, when Tesseract's text
-// leaves something unsettled, and takes its figures where they are confirmed and
+// secondReading reads the prepared image (or the part of it secondImage chose) with the
+// second OCR engine, when Tesseract's text leaves something unsettled, and takes its figures where they are confirmed and
 // Tesseract's are not: its total and VAT breakdown when its breakdown adds up to its total
 // (or Tesseract found no total), its date and issuer where Tesseract found none. Measured
 // on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
@@ -313,22 +314,25 @@ func letters(s string) int {
 	return n
 }
 
-// readImage decodes, assesses and prepares an image and reads it; when the text reads
-// poorly, Tesseract's orientation detection may turn it upright for a second reading.
-func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte, Quality, float64, error) {
-	return e.readImageWords(ctx, data, 0, nil)
+// readImageWords decodes, assesses and prepares an image and reads it; when the text reads
+// poorly, Tesseract's orientation detection may turn it upright for a second reading. It
+// also appends the page's word boxes to words, when words is not nil: Tesseract's boxes in
+// pixels of the prepared image, scaled to points at dpi (an image of unknown resolution is
+// taken at 200 dpi, a scan's usual).
+func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
+	text, png, q, conf, _, err := e.readImageScan(ctx, data, dpi, words)
+	return text, png, q, conf, err
 }
 
-// readImageWords is readImage that also appends the page's word boxes to words, when
-// words is not nil: Tesseract's boxes in pixels of the prepared image, scaled to points at
-// dpi (an image of unknown resolution is taken at 200 dpi, a scan's usual).
-func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
+// readImageScan is readImageWords that also answers the image read and Tesseract's words
+// on it.
+func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, *scanRead, error) {
 	if e.OCR == nil {
-		return "", nil, Quality{}, 0, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+		return "", nil, Quality{}, 0, nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
 	}
 	g, err := decodeImage(data)
 	if err != nil {
-		return "", nil, Quality{}, 0, err
+		return "", nil, Quality{}, 0, nil, err
 	}
 	// On a flatbed page or a photo the receipt is cut out first: around it, Tesseract reads
 	// the background as a block of noise and loses the receipt's lines.
@@ -344,22 +348,24 @@ func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64
 	q.Deskewed = angle
 	png, err := encodePNG(prepared)
 	if err != nil {
-		return "", nil, q, 0, err
+		return "", nil, q, 0, nil, err
 	}
+	read := prepared // the image p was read from
 	p, err := e.OCR.Read(ctx, png, tesseract.Options{})
 	if err != nil {
-		return "", nil, q, 0, err
+		return "", nil, q, 0, nil, err
 	}
 	if p.Confidence < lowConfidence || p.Words < 10 {
 		if rot, oc, err := e.OCR.Orientation(ctx, png); err == nil && rot != 0 && oc >= 1 {
-			turned, terr := encodePNG(turn(prepared, rot))
+			tg := turn(prepared, rot)
+			turned, terr := encodePNG(tg)
 			if terr == nil {
 				if p2, err := e.OCR.Read(ctx, turned, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
-					p, png, q.Rotated = p2, turned, rot
+					p, png, q.Rotated, read = p2, turned, rot, tg
 				}
 			}
 		} else if ctx.Err() != nil {
-			return "", nil, q, 0, ctx.Err()
+			return "", nil, q, 0, nil, ctx.Err()
 		}
 	}
 	if words != nil {
@@ -368,7 +374,7 @@ func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64
 		}
 		*words = append(*words, ocrPage(p, prepared.Bounds().Dx(), prepared.Bounds().Dy(), q.Rotated, 72/dpi))
 	}
-	return p.Text, png, q, p.Confidence, nil
+	return p.Text, png, q, p.Confidence, &scanRead{gray: read, page: p}, nil
 }
 
 // ocrPage is an OCR'd page as word boxes in points (scale points a pixel): one block of one
