@@ -82,10 +82,10 @@ func TestCorpusAccuracy(t *testing.T) {
 	n := len(cases)
 	t.Logf("offline pipeline on %d receipts: total %d (%.0f %%), date %d (%.0f %%), issuer %d (%.0f %%)",
 		n, total, pct(total, n), date, pct(date, n), issuer, pct(issuer, n))
-	// Floors just under what the pipeline reaches today (25, 22 and 24 of 26), so that a
-	// change that reads fewer receipts right fails.
-	if total < 24 || date < 21 || issuer < 23 {
-		t.Errorf("accuracy below the floors (total 24, date 21, issuer 23 of %d)", n)
+	// Floors just under what the pipeline reaches today (24, 22 and 25 of 26, Tesseract on
+	// the binarised image), so that a change that reads fewer receipts right fails.
+	if total < 24 || date < 21 || issuer < 24 {
+		t.Errorf("accuracy below the floors (total 24, date 21, issuer 24 of %d)", n)
 	}
 }
 
@@ -175,11 +175,11 @@ func TestFlatbedAccuracy(t *testing.T) {
 		t.Logf("%s: total %s (want %s), date %s (want %s), paper %+v", filepath.Base(c.file), r.Data.Gross, c.total, r.Data.Date, c.date, r.Quality.Paper)
 	}
 	t.Logf("flatbed pages: %d receipts, total %d, date %d, cut out %d", len(cases), total, date, cut)
-	// Floors just under what the pipeline reaches today (total 8, date 8 of 9; the five
+	// Floors just under what the pipeline reaches today (total 9, date 8 of 9; the five
 	// receipts on a background darker than paper cut out, the others on a light lid read
 	// whole).
-	if total < 7 || date < 7 || cut < 5 {
-		t.Errorf("below the floors (total 7, date 7, cut out 5 of %d)", len(cases))
+	if total < 8 || date < 7 || cut < 5 {
+		t.Errorf("below the floors (total 8, date 7, cut out 5 of %d)", len(cases))
 	}
 }
 

@@ -346,21 +346,29 @@ func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64,
 	}
 	prepared, angle := prepare(g)
 	q.Deskewed = angle
+	// Tesseract reads the image binarised (binarize), the second engine and a vision model
+	// see it in grey.
 	png, err := encodePNG(prepared)
 	if err != nil {
 		return "", nil, q, 0, nil, err
 	}
-	read := prepared // the image p was read from
-	p, err := e.OCR.Read(ctx, png, tesseract.Options{})
+	bin := binarize(prepared, binRadius, binK)
+	binPNG, err := encodePNG(bin)
+	if err != nil {
+		return "", nil, q, 0, nil, err
+	}
+	read := prepared // the image p was read from, in grey
+	p, err := e.OCR.Read(ctx, binPNG, tesseract.Options{})
 	if err != nil {
 		return "", nil, q, 0, nil, err
 	}
 	if p.Confidence < lowConfidence || p.Words < 10 {
-		if rot, oc, err := e.OCR.Orientation(ctx, png); err == nil && rot != 0 && oc >= 1 {
+		if rot, oc, err := e.OCR.Orientation(ctx, binPNG); err == nil && rot != 0 && oc >= 1 {
 			tg := turn(prepared, rot)
 			turned, terr := encodePNG(tg)
-			if terr == nil {
-				if p2, err := e.OCR.Read(ctx, turned, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
+			turnedBin, berr := encodePNG(turn(bin, rot))
+			if terr == nil && berr == nil {
+				if p2, err := e.OCR.Read(ctx, turnedBin, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
 					p, png, q.Rotated, read = p2, turned, rot, tg
 				}
 			}
