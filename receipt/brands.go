@@ -126,6 +126,9 @@ func findBrand(lower string) (*brand, int) {
 			best, pos = &brands[i], loc[0]
 		}
 	}
+	if best == nil {
+		best, pos = misreadBrand(lower)
+	}
 	if best != nil && best.name == "Apotheke" {
 		// A pharmacy's own name is the line that says Apotheke.
 		for l := range strings.SplitSeq(lower, "\n") {
@@ -145,4 +148,53 @@ func titleCase(s string) string {
 		words[i] = string(r)
 	}
 	return strings.Join(words, " ")
+}
+
+// minMisreadBrand is the shortest brand word found with one letter misread: shorter names
+// are too close to other words.
+const minMisreadBrand = 7
+
+// misreadBrand is the brand the text names earliest with one letter misread ("Merktkauf"
+// over a receipt's logo that OCR cannot read), for brands named by one word of at least
+// minMisreadBrand letters; OCR swaps letters of a word, it seldom adds or drops them.
+func misreadBrand(lower string) (*brand, int) {
+	start := -1
+	for i, r := range lower + " " {
+		if r >= 'a' && r <= 'z' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			word := lower[start:i]
+			for j := range brands {
+				if p := brands[j].pattern; len(p) >= minMisreadBrand && len(p) == len(word) && plainWord(p) && oneApart(p, word) {
+					return &brands[j], start
+				}
+			}
+			start = -1
+		}
+	}
+	return nil, -1
+}
+
+func plainWord(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// oneApart: a and b, of one length, differ in exactly one byte.
+func oneApart(a, b string) bool {
+	d := 0
+	for i := range len(a) {
+		if a[i] != b[i] {
+			d++
+		}
+	}
+	return d == 1
 }

@@ -1,7 +1,9 @@
 package receipt
 
 import (
+	"bytes"
 	"context"
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,10 +82,10 @@ func TestCorpusAccuracy(t *testing.T) {
 	n := len(cases)
 	t.Logf("offline pipeline on %d receipts: total %d (%.0f %%), date %d (%.0f %%), issuer %d (%.0f %%)",
 		n, total, pct(total, n), date, pct(date, n), issuer, pct(issuer, n))
-	// Floors just under what the pipeline reaches today (25, 22 and 24 of 26), so that a
-	// change that reads fewer receipts right fails.
-	if total < 24 || date < 21 || issuer < 23 {
-		t.Errorf("accuracy below the floors (total 24, date 21, issuer 23 of %d)", n)
+	// Floors just under what the pipeline reaches today (24, 22 and 25 of 26, Tesseract on
+	// the binarised image), so that a change that reads fewer receipts right fails.
+	if total < 24 || date < 21 || issuer < 24 {
+		t.Errorf("accuracy below the floors (total 24, date 21, issuer 24 of %d)", n)
 	}
 }
 
@@ -173,18 +175,19 @@ func TestFlatbedAccuracy(t *testing.T) {
 		t.Logf("%s: total %s (want %s), date %s (want %s), paper %+v", filepath.Base(c.file), r.Data.Gross, c.total, r.Data.Date, c.date, r.Quality.Paper)
 	}
 	t.Logf("flatbed pages: %d receipts, total %d, date %d, cut out %d", len(cases), total, date, cut)
-	// Floors just under what the pipeline reaches today (total 8, date 8 of 9; the five
+	// Floors just under what the pipeline reaches today (total 9, date 8 of 9; the five
 	// receipts on a background darker than paper cut out, the others on a light lid read
 	// whole).
-	if total < 7 || date < 7 || cut < 5 {
-		t.Errorf("below the floors (total 7, date 7, cut out 5 of %d)", len(cases))
+	if total < 8 || date < 7 || cut < 5 {
+		t.Errorf("below the floors (total 8, date 7, cut out 5 of %d)", len(cases))
 	}
 }
 
 // TestSecondReading: a receipt whose total Tesseract misreads (19,16 for 19,46) and whose VAT
 // table it cannot read is read again by PaddleOCR (engine/paddle, installed by setup), whose
-// VAT breakdown adds up to its total: that total is taken. A receipt whose figures Tesseract's
-// text confirms is not read twice.
+// VAT breakdown adds up to its total: that total is taken. PaddleOCR reads only the rows
+// that can settle what is open (secondImage). A receipt whose figures Tesseract's text
+// confirms is not read twice.
 func TestSecondReading(t *testing.T) {
 	second := paddle.New(engine.Config{Concurrency: 1, TempRoot: t.TempDir(), JobTimeout: time.Minute}, "../engine/paddle/js")
 	if err := paddle.Installed("../engine/paddle/js"); err != nil {
@@ -205,12 +208,17 @@ func TestSecondReading(t *testing.T) {
 		return r
 	}
 	alone := read("real_15042020_04_01946.jpg", nil)
-	both := read("real_15042020_04_01946.jpg", second)
+	rec := &recorder{Reader: second}
+	both := read("real_15042020_04_01946.jpg", rec)
 	if alone.OCREngine != "tesseract" || both.OCREngine != "tesseract+paddleocr" {
 		t.Errorf("engines %q, %q", alone.OCREngine, both.OCREngine)
 	}
 	if both.Data.Gross.String() != "19.46" || !confirmed(both) || !strings.Contains(both.Text, secondTextMark) {
 		t.Errorf("with PaddleOCR: total %s (want 19.46), breakdown %+v", both.Data.Gross, both.VAT)
+	}
+	// Only the rows of the total and the VAT table are read again, not the item lines.
+	if len(rec.sizes) != 1 || rec.sizes[0].Dy() > alone.Quality.Height/2 {
+		t.Errorf("the second reading read images %v of a receipt %d px high", rec.sizes, alone.Quality.Height)
 	}
 	if alone.Data.Gross.String() == "19.46" && confirmed(alone) {
 		t.Errorf("Tesseract alone reads this receipt now (%s): pick another for this test", alone.Data.Gross)
@@ -218,4 +226,22 @@ func TestSecondReading(t *testing.T) {
 	if r := read("lidl_07042020_06_01569.jpg", second); r.OCREngine != "tesseract" || !confirmed(r) {
 		t.Errorf("a confirmed receipt: engines %q, total %s, breakdown %+v", r.OCREngine, r.Data.Gross, r.VAT)
 	}
+	// A date Tesseract cannot read, faint over a barcode's remnants: its row read again.
+	rec = &recorder{Reader: second}
+	if r := read("lidl_02032020_02_00716.jpg", rec); r.Data.Date != "2020-03-02" || len(rec.sizes) != 1 || rec.sizes[0].Dy() > r.Quality.Height/2 {
+		t.Errorf("a missing date: %q, images read again %v", r.Data.Date, rec.sizes)
+	}
+}
+
+// recorder is a Reader that notes the sizes of the images it reads.
+type recorder struct {
+	Reader
+	sizes []image.Rectangle
+}
+
+func (r *recorder) Read(ctx context.Context, img []byte) (string, error) {
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(img)); err == nil {
+		r.sizes = append(r.sizes, image.Rect(0, 0, cfg.Width, cfg.Height))
+	}
+	return r.Reader.Read(ctx, img)
 }

@@ -100,12 +100,13 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 		q     = Quality{Hints: []string{}}
 		ocrC  float64
 		src   = "OCR"
-		image []byte // what a vision model sees
+		image []byte    // what a vision model sees
+		scan  *scanRead // an image's OCR, for the second reading
 	)
 	if kind == KindPDF {
 		text, image, q, ocrC, src, err = e.readPDF(ctx, data)
 	} else {
-		text, image, q, ocrC, err = e.readImage(ctx, data)
+		text, image, q, ocrC, scan, err = e.readImageScan(ctx, data, 0, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	r, p := parse(text, e.now())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p) {
-		e.secondReading(ctx, r, image)
+		e.secondReading(ctx, r, secondImage(image, scan, r))
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -171,8 +172,8 @@ func unsettled(r *Result, p *parser) bool {
 	return false
 }
 
-// secondReading reads the prepared image with the second OCR engine, when Tesseract's text
-// leaves something unsettled, and takes its figures where they are confirmed and
+// secondReading reads the prepared image (or the part of it secondImage chose) with the
+// second OCR engine, when Tesseract's text leaves something unsettled, and takes its figures where they are confirmed and
 // Tesseract's are not: its total and VAT breakdown when its breakdown adds up to its total
 // (or Tesseract found no total), its date and issuer where Tesseract found none. Measured
 // on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
@@ -303,7 +304,7 @@ func (e *Extractor) readGrayPage(ctx context.Context, g *image.Gray, dpi float64
 	if boxes {
 		words = new([]poppler.LayoutPage)
 	}
-	t, _, _, _, err := e.readGray(ctx, g, dpi, words)
+	t, _, _, _, _, err := e.readGray(ctx, g, dpi, words)
 	if err != nil || words == nil {
 		return t, nil, err
 	}
@@ -337,31 +338,34 @@ func letters(s string) int {
 	return n
 }
 
-// readImage decodes, assesses and prepares an image and reads it; when the text reads
-// poorly, Tesseract's orientation detection may turn it upright for a second reading.
-func (e *Extractor) readImage(ctx context.Context, data []byte) (string, []byte, Quality, float64, error) {
-	return e.readImageWords(ctx, data, 0, nil)
+// readImageWords decodes, assesses and prepares an image and reads it; when the text reads
+// poorly, Tesseract's orientation detection may turn it upright for a second reading. It
+// also appends the page's word boxes to words, when words is not nil: Tesseract's boxes in
+// pixels of the prepared image, scaled to points at dpi (an image of unknown resolution is
+// taken at 200 dpi, a scan's usual).
+func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
+	text, png, q, conf, _, err := e.readImageScan(ctx, data, dpi, words)
+	return text, png, q, conf, err
 }
 
-// readImageWords is readImage that also appends the page's word boxes to words, when
-// words is not nil: Tesseract's boxes in pixels of the prepared image, scaled to points at
-// dpi (an image of unknown resolution is taken at 200 dpi, a scan's usual).
-func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
+// readImageScan is readImageWords that also answers the image read and Tesseract's words
+// on it.
+func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, *scanRead, error) {
 	if e.OCR == nil {
-		return "", nil, Quality{}, 0, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
+		return "", nil, Quality{}, 0, nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
 	}
 	g, err := decodeImage(data)
 	if err != nil {
-		return "", nil, Quality{}, 0, err
+		return "", nil, Quality{}, 0, nil, err
 	}
 	pages, err := tiffPages(data)
 	if err != nil {
-		return "", nil, Quality{}, 0, err
+		return "", nil, Quality{}, 0, nil, err
 	}
 	start := time.Now()
-	text, png, q, conf, err := e.readGray(ctx, g, dpi, words)
+	text, png, q, conf, scan, err := e.readGray(ctx, g, dpi, words)
 	if err != nil || pages == nil {
-		return text, png, q, conf, err
+		return text, png, q, conf, scan, err
 	}
 	// A TIFF of several pages (a scanner's): every further page, as of a scanned PDF.
 	more, w, unread, err := morePages(ctx, len(pages), time.Since(start), func(ctx context.Context, p int) (string, []poppler.LayoutPage, error) {
@@ -372,18 +376,19 @@ func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64
 		return e.readGrayPage(ctx, g, dpi, words != nil)
 	})
 	if err != nil {
-		return "", nil, q, 0, err
+		return "", nil, q, 0, nil, err
 	}
 	if words != nil {
 		*words = append(*words, w...)
 	}
 	notRead(&q, unread)
-	return text + more, png, q, conf, nil
+	return text + more, png, q, conf, scan, nil
 }
 
 // readGray reads one page's grey image: the receipt cut out of a larger scan, assessed,
-// deskewed, read by Tesseract (turned upright first when it reads poorly).
-func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, error) {
+// deskewed, read by Tesseract (turned upright first when it reads poorly); it also answers
+// the image read and Tesseract's words on it, for the second reading.
+func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, words *[]poppler.LayoutPage) (string, []byte, Quality, float64, *scanRead, error) {
 	// On a flatbed page or a photo the receipt is cut out first: around it, Tesseract reads
 	// the background as a block of noise and loses the receipt's lines.
 	paper, found := findPaper(g)
@@ -396,24 +401,34 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 	}
 	prepared, angle := prepare(g)
 	q.Deskewed = angle
+	// Tesseract reads the image binarised (binarize), the second engine and a vision model
+	// see it in grey.
 	png, err := encodePNG(prepared)
 	if err != nil {
-		return "", nil, q, 0, err
+		return "", nil, q, 0, nil, err
 	}
-	p, err := e.OCR.Read(ctx, png, tesseract.Options{})
+	bin := binarize(prepared, binRadius, binK)
+	binPNG, err := encodePNG(bin)
 	if err != nil {
-		return "", nil, q, 0, err
+		return "", nil, q, 0, nil, err
+	}
+	read := prepared // the image p was read from, in grey
+	p, err := e.OCR.Read(ctx, binPNG, tesseract.Options{})
+	if err != nil {
+		return "", nil, q, 0, nil, err
 	}
 	if p.Confidence < lowConfidence || p.Words < 10 {
-		if rot, oc, err := e.OCR.Orientation(ctx, png); err == nil && rot != 0 && oc >= 1 {
-			turned, terr := encodePNG(turn(prepared, rot))
-			if terr == nil {
-				if p2, err := e.OCR.Read(ctx, turned, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
-					p, png, q.Rotated = p2, turned, rot
+		if rot, oc, err := e.OCR.Orientation(ctx, binPNG); err == nil && rot != 0 && oc >= 1 {
+			tg := turn(prepared, rot)
+			turned, terr := encodePNG(tg)
+			turnedBin, berr := encodePNG(turn(bin, rot))
+			if terr == nil && berr == nil {
+				if p2, err := e.OCR.Read(ctx, turnedBin, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
+					p, png, q.Rotated, read = p2, turned, rot, tg
 				}
 			}
 		} else if ctx.Err() != nil {
-			return "", nil, q, 0, ctx.Err()
+			return "", nil, q, 0, nil, ctx.Err()
 		}
 	}
 	if words != nil {
@@ -422,7 +437,7 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		}
 		*words = append(*words, ocrPage(p, prepared.Bounds().Dx(), prepared.Bounds().Dy(), q.Rotated, 72/dpi))
 	}
-	return p.Text, png, q, p.Confidence, nil
+	return p.Text, png, q, p.Confidence, &scanRead{gray: read, page: p}, nil
 }
 
 // ocrPage is an OCR'd page as word boxes in points (scale points a pixel): one block of one

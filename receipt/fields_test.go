@@ -121,13 +121,14 @@ func TestTenderedTakenAsTotal(t *testing.T) {
 	}
 }
 
-// TestDateSlips: an hour after a day and month is no year; a dot OCR read as "*" still
-// separates a date.
+// TestDateSlips: an hour after a day and month is no year; a dot OCR read as "*" or "°"
+// still separates a date.
 func TestDateSlips(t *testing.T) {
 	for text, want := range map[string]einvoice.Date{
 		"MediaMarkt\nDatum: 14.05 2026\nAS-Zeit 14.05, 16:14 Uhr\n3973 M039 14.05.2020 16:15\nSUMME 39,00": "2020-05-14",
 		"MediaMarkt\nAS-Zeit 14.05, 16:14 Uhr\nSUMME 39,00":                                                "",
 		"Lidl\nzu zahlen 7,16\n3182 748433701 02*03.20 15:59":                                              "2020-03-02",
+		"Lidl\nzu zahlen 7,16\n3182 748433701 02°03.20 15:59":                                              "2020-03-02",
 	} {
 		if got := Parse(text, now).Data.Date; got != want {
 			t.Errorf("%q: date %q, want %q", text, got, want)

@@ -200,3 +200,48 @@ func TestCompactPNG(t *testing.T) {
 		t.Fatal("a JPEG was changed")
 	}
 }
+
+// TestBinarize: print on paper shaded from white to dark grey (a faded, unevenly lit
+// receipt) comes out black on white across the shade, where one global threshold would
+// take the dark end's paper for ink.
+func TestBinarize(t *testing.T) {
+	const w, h = 600, 200
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	ink := func(x, y int) bool { return y%20 >= 8 && y%20 < 12 && x%10 < 6 } // text-like rows of dashes
+	for y := range h {
+		for x := range w {
+			paper := 250 - 130*x/w // 250 at the left, 120 at the right
+			v := paper
+			if ink(x, y) {
+				v = paper - 70
+			}
+			g.Pix[y*g.Stride+x] = uint8(v)
+		}
+	}
+	b := binarize(g, binRadius, binK)
+	wrong := 0
+	for y := range h {
+		for x := range w {
+			if v := b.Pix[y*b.Stride+x]; v != 0 && v != 255 || (v == 0) != ink(x, y) {
+				wrong++
+			}
+		}
+	}
+	if wrong > w*h/100 {
+		t.Errorf("%d of %d pixels wrong", wrong, w*h)
+	}
+	// The dark end's paper (120) is darker than the light end's ink (180): a global
+	// threshold (Otsu's, as Tesseract's) gets many wrong.
+	t1, _ := otsu(g, g.Rect)
+	global := 0
+	for y := range h {
+		for x := range w {
+			if (g.Pix[y*g.Stride+x] < t1) != ink(x, y) {
+				global++
+			}
+		}
+	}
+	if global < w*h/10 {
+		t.Errorf("a global threshold gets only %d of %d pixels wrong: the test image is too easy", global, w*h)
+	}
+}

@@ -689,11 +689,11 @@ func (p *parser) amountsFromVAT(r *Result) {
 	}
 }
 
-// Dates: day.month.year with OCR's usual slips (C, O for 0; l, I for 1; * for a dot) and
-// spaces. A year followed by a colon is an hour ("AS-Zeit 14.05, 16:14 Uhr" holds no date
+// Dates: day.month.year with OCR's usual slips (C, O for 0; l, I for 1; * and ° for a dot)
+// and spaces. A year followed by a colon is an hour ("AS-Zeit 14.05, 16:14 Uhr" holds no date
 // of 2016).
 var (
-	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
+	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*°-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*°-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
 	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
 	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")

@@ -196,3 +196,26 @@ func TestCurrencyWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMisreadBrand: a brand's name with one letter misread names it when no brand is read
+// right; a short name, or one two letters apart, does not.
+func TestMisreadBrand(t *testing.T) {
+	for text, want := range map[string]string{
+		"I (lf Thom we\nMerktkauf Lehr\nSUMME 28,81\nwww merktkauf-lahr de": "Marktkauf",
+		"Rossmenn\nTotal 1,95":           "Rossmann",
+		"Hombech Baumarkt\nSumme 152,00": "",
+		"Tkea\nSumme 134,39":             "",
+	} {
+		b, _ := findBrand(strings.ToLower(text))
+		got := ""
+		if b != nil {
+			got = b.name
+		}
+		if got != want {
+			t.Errorf("%q: brand %q, want %q", text, got, want)
+		}
+	}
+	if r := Parse("I (lf Thom we\nMerktkauf Lehr\nSUMME EUR 28,81", now); r.Data.Issuer != "Marktkauf" {
+		t.Errorf("issuer %q", r.Data.Issuer)
+	}
+}

@@ -3,6 +3,9 @@ package paddle
 import (
 	"bytes"
 	"context"
+	"image"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,5 +140,28 @@ func TestInstalled(t *testing.T) {
 	}
 	if err := Installed(dir); err != nil {
 		t.Errorf("js: %v", err)
+	}
+}
+
+// TestScaleFor: a receipt's whole scan is shrunk by Scale, a few rows of one by PartScale;
+// what is no image by Scale.
+func TestScaleFor(t *testing.T) {
+	encode := func(w, h int) []byte {
+		var b bytes.Buffer
+		if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	for _, c := range []struct {
+		w, h int
+		want float64
+	}{{1000, 3000, Scale}, {2480, 3508, Scale}, {900, 400, PartScale}, {1000, 1000, PartScale}, {1000, 1001, Scale}} {
+		if got := scaleFor(encode(c.w, c.h)); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%d × %d: scale %v, want %v", c.w, c.h, got, c.want)
+		}
+	}
+	if got := scaleFor([]byte("no image")); got != Scale {
+		t.Errorf("no image: scale %v", got)
 	}
 }

@@ -63,6 +63,10 @@ type WordBox struct {
 	Left, Top, Width, Height int
 	Text                     string
 	Confidence               float64
+	// Line numbers the text lines of the page from 0 in reading order (Tesseract's block,
+	// paragraph and line): the words of one line of Text share it, so a reader can find
+	// where a line of the text stands in the image.
+	Line int
 }
 
 // MaxBoxes bounds the word boxes kept of a page: a page of text holds a few thousand words.
@@ -110,6 +114,7 @@ func (t *Tesseract) Read(ctx context.Context, img []byte, o Options) (*Page, err
 // skipped.
 func parseTSV(tsv []byte) (mean float64, words int, boxes []WordBox) {
 	var sum float64
+	line, lastKey := -1, ""
 	sc := bufio.NewScanner(bytes.NewReader(tsv))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -123,6 +128,9 @@ func parseTSV(tsv []byte) (mean float64, words int, boxes []WordBox) {
 		}
 		sum += c
 		words++
+		if key := f[1] + "/" + f[2] + "/" + f[3] + "/" + f[4]; key != lastKey {
+			line, lastKey = line+1, key
+		}
 		if len(boxes) == MaxBoxes {
 			continue
 		}
@@ -137,7 +145,7 @@ func parseTSV(tsv []byte) (mean float64, words int, boxes []WordBox) {
 			n[i] = v
 		}
 		if ok && n[2] > 0 && n[3] > 0 {
-			boxes = append(boxes, WordBox{Left: n[0], Top: n[1], Width: n[2], Height: n[3], Text: strings.TrimSpace(f[11]), Confidence: c})
+			boxes = append(boxes, WordBox{Left: n[0], Top: n[1], Width: n[2], Height: n[3], Text: strings.TrimSpace(f[11]), Confidence: c, Line: line})
 		}
 	}
 	if words == 0 {

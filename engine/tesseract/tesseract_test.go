@@ -50,21 +50,29 @@ func TestParseOSD(t *testing.T) {
 	}
 }
 
-// TestParseTSV: words keep their boxes and confidences; rows of other levels, empty words
-// and malformed rows are skipped.
+// TestParseTSV: words keep their boxes, confidences and lines; rows of other levels, empty
+// words and malformed rows are skipped.
 func TestParseTSV(t *testing.T) {
 	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
 		"1\t1\t0\t0\t0\t0\t0\t0\t1654\t2339\t-1\t\n" +
 		"5\t1\t1\t1\t1\t1\t120\t80\t210\t32\t96.5\tRechnung\n" +
 		"5\t1\t1\t1\t1\t2\t340\t80\t90\t32\t90\tNr.\n" +
 		"5\t1\t1\t1\t1\t3\tx\t80\t90\t32\t90\tbroken\n" +
-		"5\t1\t1\t1\t1\t4\t500\t80\t90\t32\t-1\t \n"
+		"5\t1\t1\t1\t1\t4\t500\t80\t90\t32\t-1\t \n" +
+		"5\t1\t1\t1\t2\t1\t120\t130\t100\t32\t80\tSumme\n" +
+		"5\t1\t2\t1\t1\t1\t120\t180\t100\t32\t80\tDatum\n" +
+		"5\t1\t2\t1\t1\t2\t240\t180\t100\t32\t80\t01.02.2026\n"
 	mean, words, boxes := parseTSV([]byte(tsv))
-	if words != 3 || len(boxes) != 2 || mean < 92 || mean > 93 {
+	if words != 6 || len(boxes) != 5 || mean < 86 || mean > 87 {
 		t.Fatalf("mean %v, %d words, boxes %+v", mean, words, boxes)
 	}
 	if b := boxes[0]; b.Text != "Rechnung" || b.Left != 120 || b.Top != 80 || b.Width != 210 || b.Height != 32 || b.Confidence != 96.5 {
 		t.Errorf("box %+v", b)
+	}
+	for i, want := range []int{0, 0, 1, 2, 2} {
+		if boxes[i].Line != want {
+			t.Errorf("box %d (%s) on line %d, want %d", i, boxes[i].Text, boxes[i].Line, want)
+		}
 	}
 }
 

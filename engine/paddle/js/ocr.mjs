@@ -11,8 +11,9 @@
 //
 //	node ocr.mjs IMAGE [SCALE]
 //
-// prints the lines of one image. Lines are read top to bottom; boxes that share more than
-// half their height are one line, left to right ("SUMME EUR 36,20" stays one line). SCALE
+// prints the lines of one image. Lines are read top to bottom; a box that shares more than
+// half its height with the line's box nearest across joins that line, left to right
+// ("SUMME EUR 36,20" stays one line). Full-width forms (，：) come out as ASCII. SCALE
 // (default 1) shrinks the image first: recognition resizes every line to the model's height
 // anyway, and detection's cost grows with the pixels.
 import '@gutenye/ocr-node'; // registers the node backend: sharp images, onnxruntime-node sessions, the models
@@ -53,18 +54,25 @@ async function read(path) {
   for (const box of boxes) {
     // One line image at a time, so that each text keeps its own box.
     for (const r of await recognition.run([box])) {
-      const text = r.text.trim();
+      // The model's dictionary is Chinese as well: a comma may come out full width (，).
+      const text = r.text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).trim();
       if (text) {
         const ys = r.box.map((p) => p[1]);
-        items.push({ text, top: Math.min(...ys), bottom: Math.max(...ys), left: Math.min(...r.box.map((p) => p[0])) });
+        const xs = r.box.map((p) => p[0]);
+        items.push({ text, top: Math.min(...ys), bottom: Math.max(...ys), left: Math.min(...xs), right: Math.max(...xs) });
       }
     }
   }
   items.sort((a, b) => a.top + a.bottom - (b.top + b.bottom));
   const lines = [];
+  const centre = (o) => o.left + o.right;
   for (const it of items) {
     const line = lines.at(-1);
-    const joins = line?.some((o) => Math.min(o.bottom, it.bottom) - Math.max(o.top, it.top) > 0.5 * Math.min(o.bottom - o.top, it.bottom - it.top));
+    // Compared with the line's box nearest across, not any of its boxes: on a slightly
+    // skewed receipt a row's right end sinks to the next row's left end, and a chain of
+    // overlaps would join a VAT table's two rows into one.
+    const o = line?.reduce((a, b) => (Math.abs(centre(b) - centre(it)) < Math.abs(centre(a) - centre(it)) ? b : a));
+    const joins = o && Math.min(o.bottom, it.bottom) - Math.max(o.top, it.top) > 0.5 * Math.min(o.bottom - o.top, it.bottom - it.top);
     if (joins) line.push(it);
     else lines.push([it]);
   }

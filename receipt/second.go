@@ -1,0 +1,229 @@
+package receipt
+
+import (
+	"image"
+	"slices"
+	"strings"
+
+	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/internal/lazyre"
+)
+
+// scanRead is what the OCR of a scan leaves for a second reading: the image Tesseract read
+// (prepared, turned when it was) and its words on it.
+type scanRead struct {
+	gray *image.Gray
+	page *tesseract.Page
+}
+
+// textRow is one of Tesseract's text lines and where it stands in the image.
+type textRow struct {
+	text                     string
+	top, bottom, left, right int
+}
+
+// rows groups the words by their text line, in reading order.
+func (s *scanRead) rows() []textRow {
+	var out []textRow
+	for _, b := range s.page.Boxes {
+		if b.Line < 0 {
+			continue
+		}
+		for len(out) <= b.Line {
+			out = append(out, textRow{top: -1})
+		}
+		r := &out[b.Line]
+		if r.top < 0 {
+			r.text, r.top, r.bottom, r.left, r.right = b.Text, b.Top, b.Top+b.Height, b.Left, b.Left+b.Width
+			continue
+		}
+		r.text += " " + b.Text
+		r.top, r.bottom = min(r.top, b.Top), max(r.bottom, b.Top+b.Height)
+		r.left, r.right = min(r.left, b.Left), max(r.right, b.Left+b.Width)
+	}
+	return slices.DeleteFunc(out, func(r textRow) bool { return r.top < 0 })
+}
+
+// Bounds of the partial second reading.
+const (
+	// maxPartShare: when the rows a second reading needs cover more of the text's height,
+	// the engine reads it all (stacking bands saves little then).
+	maxPartShare = 0.6
+	// headerRows bounds the rows above the first amount that are read for the issuer.
+	headerRows = 8
+	// vatTableRows are the rows under a VAT table's header that belong to it (as
+	// vatBreakdown reads them).
+	vatTableRows = 6
+)
+
+// secondImage is the image the second engine reads: only the rows of Tesseract's text that
+// can settle what it left open, stacked, when Tesseract's words say where they stand. The
+// rows that vote for the total or belong to the VAT table when the figures are unconfirmed
+// (with a decimal figure, or the figure under them), the rows with a date or a time and their
+// neighbours when the date is missing, the header when the issuer is.
+// PaddleOCR's time grows with the lines it recognises (one model run each) and the pixels
+// it searches for them, and a supermarket receipt is mostly item lines: on the flatbed
+// receipts its reading took more time than Tesseract's whole run (#20: one receipt within
+// 1.5 × a bare tesseract run). When no row names what is open, the engine reads the whole
+// text area (the paper, not a flatbed page's empty background). full is the image
+// Tesseract read, answered when no smaller image can be made.
+func secondImage(full []byte, s *scanRead, r *Result) []byte {
+	if s == nil || s.gray == nil || s.page == nil {
+		return full
+	}
+	rows := s.rows()
+	if len(rows) == 0 {
+		return full
+	}
+	area := textArea(rows, s.gray.Rect)
+	want := make([]bool, len(rows))
+	mark := func(i, spread int) {
+		for j := max(0, i-spread); j <= min(len(rows)-1, i+spread); j++ {
+			want[j] = true
+		}
+	}
+	needFigures, needDate, needIssuer := !confirmed(r), r.Data.Date == "", r.Data.Issuer == ""
+	foundFigures, foundDate := false, false
+	header := -vatTableRows - 1
+	firstAmount := -1
+	digits := func(i int) bool { return i < len(rows) && strings.ContainsAny(rows[i].text, "0123456789") }
+	amount := func(i int) bool { return i < len(rows) && figureRE.MatchString(rows[i].text) }
+	for i, row := range rows {
+		low := strings.ToLower(row.text)
+		if firstAmount < 0 && len(amounts(row.text)) > 0 {
+			firstAmount = i
+		}
+		if needFigures {
+			// A figure's row counts when it shows a decimal figure (an amount, or one
+			// Tesseract misread: "19,416"), or its next row does (the amount under its
+			// label); the VAT table's rows follow its header while they show digits. Rows
+			// without one (a card slip's "Debit MasterCard" and terminal number, the VAT
+			// number's line) settle no figure.
+			switch {
+			case vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low):
+				header = i
+				want[i] = true
+			case i-header <= vatTableRows:
+				if !digits(i) {
+					header = -vatTableRows - 1 // the table ended
+					break
+				}
+				want[i] = true
+				foundFigures = true
+			case figureRow(low) && amount(i):
+				want[i] = true
+				foundFigures = true
+			case figureRow(low) && amount(i+1):
+				want[i], want[i+1] = true, true
+				foundFigures = true
+			}
+		}
+		if needDate && (dateRE.MatchString(row.text) || isoDateRE.MatchString(row.text) || timeRE.MatchString(low)) {
+			mark(i, 1)
+			foundDate = true
+		}
+	}
+	if needFigures && !foundFigures || needDate && !foundDate {
+		return cropPNG(full, s.gray, []image.Rectangle{area})
+	}
+	if needIssuer {
+		end := firstAmount
+		if end < 0 {
+			end = len(rows)
+		}
+		for i := range min(end, headerRows) {
+			want[i] = true
+		}
+	}
+	var bands []image.Rectangle
+	height := 0
+	for i, row := range rows {
+		if !want[i] {
+			continue
+		}
+		pad := max(4, (row.bottom-row.top)/2)
+		b := image.Rect(area.Min.X, row.top-pad, area.Max.X, row.bottom+pad).Intersect(area)
+		if n := len(bands); n > 0 && b.Min.Y <= bands[n-1].Max.Y {
+			height -= bands[n-1].Dy()
+			bands[n-1] = bands[n-1].Union(b)
+			height += bands[n-1].Dy()
+			continue
+		}
+		bands = append(bands, b)
+		height += b.Dy()
+	}
+	if float64(height) > maxPartShare*float64(area.Dy()) {
+		bands = []image.Rectangle{area}
+	}
+	return cropPNG(full, s.gray, bands)
+}
+
+// figureRE is a decimal figure, as OCR may have misread an amount.
+var figureRE = lazyre.New(`\d\s?[,.]\s?\d`)
+
+// figureRow: a text line that votes for the total (parser.total) or belongs to the VAT
+// breakdown (parser.vatBreakdown).
+func figureRow(low string) bool {
+	if cardRE.MatchString(low) || cashRE.MatchString(low) || changeRE.MatchString(low) || taxRE.MatchString(low) ||
+		rateRE.MatchString(low) || tableSumRE.MatchString(low) || netWordRE.MatchString(low) || strings.HasPrefix(low, "eur") {
+		return true
+	}
+	for _, w := range totalWords {
+		if w.re.MatchString(low) {
+			return true
+		}
+	}
+	return false
+}
+
+// textArea is the box around the rows' words, a little wider, within bounds: on a page
+// whose paper was not found (a light lid) it leaves out the empty background.
+func textArea(rows []textRow, bounds image.Rectangle) image.Rectangle {
+	var box image.Rectangle
+	hs := make([]int, 0, len(rows))
+	for i, r := range rows {
+		b := image.Rect(r.left, r.top, r.right, r.bottom)
+		if i == 0 {
+			box = b
+		} else {
+			box = box.Union(b)
+		}
+		hs = append(hs, r.bottom-r.top)
+	}
+	slices.Sort(hs)
+	m := 2 * hs[len(hs)/2]
+	return box.Inset(-m).Intersect(bounds)
+}
+
+// cropPNG stacks the bands of g, one line's height of white between them, as the PNG the
+// second engine reads; full when the bands are all of g or nothing is left.
+func cropPNG(full []byte, g *image.Gray, bands []image.Rectangle) []byte {
+	if len(bands) == 0 || len(bands) == 1 && bands[0] == g.Rect {
+		return full
+	}
+	const gap = 24
+	w, h := 0, gap*(len(bands)-1)
+	for _, b := range bands {
+		w, h = max(w, b.Dx()), h+b.Dy()
+	}
+	if w == 0 || h == 0 {
+		return full
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	y := 0
+	for _, b := range bands {
+		for row := b.Min.Y; row < b.Max.Y; row++ {
+			copy(out.Pix[y*out.Stride:y*out.Stride+b.Dx()], g.Pix[row*g.Stride+b.Min.X:row*g.Stride+b.Max.X])
+			y++
+		}
+		y += gap
+	}
+	png, err := encodePNG(out)
+	if err != nil {
+		return full
+	}
+	return png
+}

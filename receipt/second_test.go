@@ -1,0 +1,125 @@
+package receipt
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/shopspring/decimal"
+)
+
+// syntheticScan is a receipt of 30 text rows, each painted in its own grey (10 + 5·row) so
+// that an image cut from it tells which rows it holds, with Tesseract's words for them.
+func syntheticScan(texts []string) *scanRead {
+	g := image.NewGray(image.Rect(0, 0, 400, 40*len(texts)+40))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	p := &tesseract.Page{}
+	for i, text := range texts {
+		top := 20 + 40*i
+		for y := top; y < top+20; y++ {
+			for x := 20; x < 300; x++ {
+				g.Pix[y*g.Stride+x] = uint8(10 + 5*i)
+			}
+		}
+		p.Boxes = append(p.Boxes, tesseract.WordBox{Left: 20, Top: top, Width: 280, Height: 20, Text: text, Confidence: 90, Line: i})
+	}
+	return &scanRead{gray: g, page: p}
+}
+
+// rowsIn are the rows whose grey the image holds.
+func rowsIn(t *testing.T, b []byte, n int) map[int]bool {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := img.(*image.Gray)
+	out := map[int]bool{}
+	for _, v := range g.Pix {
+		if v < 255 && (v-10)%5 == 0 && int(v-10)/5 < n {
+			out[int(v-10)/5] = true
+		}
+	}
+	return out
+}
+
+func receiptTexts() []string {
+	texts := []string{"Bäckerei Muster", "Hauptstr. 1"}
+	for range 12 {
+		texts = append(texts, "Brot 1,00")
+	}
+	texts = append(texts, "Summe 12,00", "Bar 20,00", "Rückgeld 8,00", "MwSt Netto Brutto", "7% 11,21 0,79 12,00")
+	for len(texts) < 26 {
+		texts = append(texts, "Vielen Dank")
+	}
+	return append(texts, "01.02.2026 12:00", "Bis bald", "Filiale 7", "Kasse 2")
+}
+
+// TestSecondImage: the second reading gets the rows that can settle what Tesseract left
+// open: the total's and the VAT table's rows for unconfirmed figures (not the item lines, not
+// the words after the table), the date's row and its neighbours for a missing date, the
+// header for a missing issuer; without a row that names what is open, the whole text area.
+func TestSecondImage(t *testing.T) {
+	texts := receiptTexts()
+	s := syntheticScan(texts)
+	full, err := encodePNG(s.gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{}
+	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
+	r.Data.Date, r.Data.Issuer = "2026-02-01", "Bäckerei Muster"
+
+	got := rowsIn(t, secondImage(full, s, r), len(texts))
+	for i := 14; i <= 18; i++ {
+		if !got[i] {
+			t.Errorf("unconfirmed figures: row %d (%s) is not read again", i, texts[i])
+		}
+	}
+	for i := range 14 {
+		if got[i] {
+			t.Errorf("unconfirmed figures: row %d (%s) is read again", i, texts[i])
+		}
+	}
+	if got[19] || got[26] {
+		t.Errorf("unconfirmed figures: rows of words after the VAT table or the date's row read again: %v", got)
+	}
+
+	// Figures confirmed, the date missing: its row and neighbours only.
+	r.VAT = []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(7)), Gross: einvoice.NewDecimal(decimal.RequireFromString("12.00"))}}
+	r.Data.Date = ""
+	got = rowsIn(t, secondImage(full, s, r), len(texts))
+	if len(got) != 3 || !got[25] || !got[26] || !got[27] {
+		t.Errorf("a missing date: rows %v read again, want 25 to 27", got)
+	}
+
+	// The issuer missing as well: the header above the first amount comes along.
+	r.Data.Issuer = ""
+	got = rowsIn(t, secondImage(full, s, r), len(texts))
+	if !got[0] || !got[1] || !got[26] || got[5] {
+		t.Errorf("a missing issuer and date: rows %v read again", got)
+	}
+
+	// No row shows a date: the text area, all rows.
+	texts[26] = "Bis bald"
+	s = syntheticScan(texts)
+	full, _ = encodePNG(s.gray)
+	b := secondImage(full, s, r)
+	if got = rowsIn(t, b, len(texts)); len(got) != len(texts) {
+		t.Errorf("no date row: %d of %d rows read again", len(got), len(texts))
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil || cfg.Width >= s.gray.Rect.Dx() {
+		t.Errorf("no date row: %d px wide, the text area is narrower than the image's %d (%v)", cfg.Width, s.gray.Rect.Dx(), err)
+	}
+
+	// No words: the image as Tesseract read it.
+	if b := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r); !bytes.Equal(b, full) {
+		t.Error("without words the second image is not the full one")
+	}
+}
