@@ -62,9 +62,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		q         Quality
 	)
 	if kind == KindPDF {
-		text, image, q, _, src, err = e.readPDFWords(ctx, data, &ocrWords)
+		text, image, q, _, src, err = e.readPDFWords(ctx, data, &ocrWords, false)
 	} else {
-		text, image, q, _, err = e.readImageWords(ctx, data, 0, &ocrWords)
+		text, image, q, _, err = e.readImageWords(ctx, data, 0, &ocrWords, false)
 	}
 	if err != nil {
 		return nil, err
