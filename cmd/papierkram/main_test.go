@@ -445,7 +445,7 @@ func TestReceiptCommands(t *testing.T) {
 	}
 	want := []string{
 		"Date,Time,Type,Issuer,Reference,Currency,Net,VAT,Gross,Payment Method,SKR03 Account,SKR04 Account,Expense Category",
-		"2020-04-21,10:00,CASH_RECEIPT,Lidl,,EUR,,,17.06,DEBIT_CARD,4980,6850,Sonstiger Betriebsbedarf",
+		"2020-04-21,10:00,CASH_RECEIPT,Lidl,,EUR,15.36,1.70,17.06,DEBIT_CARD,4980,6850,Sonstiger Betriebsbedarf", // Summe 1,70 15,36 17,06 on the receipt
 		"2016-10-08,14:16,CASH_RECEIPT,IKEA,,EUR,,,134.39,DEBIT_CARD,0480,0670,Geringwertige Wirtschaftsgüter",
 	}
 	if got := strings.Split(strings.TrimSpace(string(csvOut)), "\r\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -270,8 +271,14 @@ func TestReceiptsToDocument(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
 	}
-	if info := testtool.Info(t, pdf); info["Pages"] != "2" {
-		t.Errorf("pages %v", info["Pages"])
+	// The report's text pages (as many as its items need), then the receipt's image on a
+	// page of its own.
+	pages := testtool.PageTexts(t, pdf)
+	if n := len(pages); n < 2 || !strings.Contains(pages[n-1], "Originalbeleg") || strings.Contains(pages[n-1], "Positionen") {
+		t.Errorf("%d pages, the last:\n%s", n, pages[n-1])
+	}
+	if imgs := testtool.Run(t, "pdfimages", "-list", "-f", strconv.Itoa(len(pages)), testtool.File(t, "r.pdf", pdf)); strings.Count(imgs, "\n") < 3 {
+		t.Errorf("the last page has no image:\n%s", imgs)
 	}
 	if ext := r["extraction"].(map[string]any); ext["data"].(map[string]any)["gross"] != "24.23" {
 		t.Errorf("extraction %v", ext["data"])
