@@ -140,6 +140,14 @@ func startInstance(t *testing.T, bin, url string, args ...string) (base string, 
 	t.Helper()
 	addr := freeAddr(t)
 	cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--database-url", url, "--data-dir", t.TempDir(), "--log-format", "json", "--warm", "none"}, args...)...)
+	// Its temporary files go to a directory the test removes: an instance a test kills
+	// (SIGKILL) cannot remove its own run directory, and would leave it in /tmp.
+	tmp, err := os.MkdirTemp("", "papierkram-instance-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
