@@ -425,7 +425,10 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		if rot, oc, err := e.OCR.Orientation(ctx, binPNG); err == nil && rot != 0 && oc >= 1 {
 			tg := turn(prepared, rot)
 			turned, terr := encodePNG(tg)
-			turnedBin, berr := encodePNG(turn(bin, rot))
+			turnedBin, berr := turned, error(nil)
+			if binarise {
+				turnedBin, berr = encodePNG(turn(bin, rot))
+			}
 			if terr == nil && berr == nil {
 				if p2, err := e.OCR.Read(ctx, turnedBin, tesseract.Options{}); err == nil && p2.Confidence > p.Confidence {
 					p, png, q.Rotated, read = p2, turned, rot, tg

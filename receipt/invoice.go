@@ -470,9 +470,12 @@ func correctIBAN(s string) string {
 	if len(b) < 15 || len(b) > 34 {
 		return ""
 	}
-	for i, c := range b {
-		if c == 'o' || c == 'l' {
-			b[i] = map[byte]byte{'o': '0', 'l': '1'}[c] // lower case only as a misread digit
+	for i, c := range b { // lower case only as a misread digit
+		switch c {
+		case 'o':
+			b[i] = '0'
+		case 'l':
+			b[i] = '1'
 		}
 	}
 	digit := func(i int) bool {

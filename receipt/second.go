@@ -216,7 +216,8 @@ func cropPNG(full []byte, g *image.Gray, bands []image.Rectangle) []byte {
 	y := 0
 	for _, b := range bands {
 		for row := b.Min.Y; row < b.Max.Y; row++ {
-			copy(out.Pix[y*out.Stride:y*out.Stride+b.Dx()], g.Pix[row*g.Stride+b.Min.X:row*g.Stride+b.Max.X])
+			o := g.PixOffset(b.Min.X, row)
+			copy(out.Pix[y*out.Stride:y*out.Stride+b.Dx()], g.Pix[o:o+b.Dx()])
 			y++
 		}
 		y += gap
