@@ -376,7 +376,7 @@ func measure(e *env, f func(context.Context, *env) error, c, n int) (result, err
 	if err != nil {
 		return result{}, err
 	}
-	r := runs{lat, took}
+	r := runs{lat: lat, took: took}
 	return r.result(), nil
 }
 
@@ -482,9 +482,8 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// treeRSS sums the proportional resident memory (PSS: shared pages split between the
-// processes that share them) of pid and all its descendants (the browsers).
-func treeRSS(pid int) int64 {
+// tree is pid and all its descendants, pid first.
+func tree(pid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	children := map[int][]int{}
 	for _, e := range entries {
@@ -492,22 +491,43 @@ func treeRSS(pid int) int64 {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The parent pid is the second field after the command in parentheses.
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
-			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
-				if pp, err := strconv.Atoi(f[1]); err == nil {
-					children[pp] = append(children[pp], p)
-				}
+		if f := statFields(p); len(f) > 1 {
+			if pp, err := strconv.Atoi(f[1]); err == nil {
+				children[pp] = append(children[pp], p)
 			}
 		}
 	}
-	var total int64
+	var all []int
 	var walk func(int)
 	walk = func(p int) {
+		all = append(all, p)
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return all
+}
+
+// statFields are the fields of /proc/pid/stat after the command in parentheses (which may
+// hold spaces): state first, then the parent's pid.
+func statFields(pid int) []string {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
+}
+
+// treeRSS sums the proportional resident memory (PSS: shared pages split between the
+// processes that share them) of pid and all its descendants (the browsers).
+func treeRSS(pid int) int64 {
+	var total int64
+	for _, p := range tree(pid) {
 		status, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/smaps_rollup")
 		for _, line := range strings.Split(string(status), "\n") {
 			if v, ok := strings.CutPrefix(line, "Pss:"); ok {
@@ -515,12 +535,33 @@ func treeRSS(pid int) int64 {
 				total += kb << 10
 			}
 		}
-		for _, c := range children[p] {
-			walk(c)
-		}
 	}
-	walk(pid)
 	return total
+}
+
+// clockTick is the unit of the CPU times in /proc/pid/stat (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// treeCPU is the CPU time pid has used (self) and that pid and its descendants have used
+// (all), counting the children they have reaped: a browser's renderers that ended are in
+// their parent's count. Self is the server's own work (a program it ran and reaped counts
+// as its engines'); the rest of all is its engines'.
+func treeCPU(pid int) (self, all time.Duration) {
+	for i, p := range tree(pid) {
+		f := statFields(p)
+		if len(f) < 15 {
+			continue
+		}
+		var t [4]int64 // utime, stime, cutime, cstime
+		for k := range t {
+			t[k], _ = strconv.ParseInt(f[11+k], 10, 64)
+		}
+		if i == 0 {
+			self = time.Duration(t[0]+t[1]) * clockTick
+		}
+		all += time.Duration(t[0]+t[1]+t[2]+t[3]) * clockTick
+	}
+	return self, all
 }
 
 // coldOffice is the baseline of the office scenarios: a new LibreOffice per document, as

@@ -320,9 +320,12 @@ func lastLines(s string, n int) string {
 // rounds that alternate which server goes first, and prints latency and throughput ratios.
 func sideBySide(e *env, g string, gpid int, levels []int, n, rounds int, only string) error {
 	// Rows are printed as each scenario ends (a run takes minutes), so widths are fixed.
-	const row = "%-18s %3s %5s │ %8s %8s %8s %7s │ %8s %8s %8s %7s │ %9s %9s\n"
-	fmt.Printf(row, "scenario", "c", "n", "p50 ms", "p95 ms", "max ms", "req/s", "p50 ms", "p95 ms", "max ms", "req/s", "p50 ×", "req/s ×")
-	fmt.Printf(row, "", "", "", "ours", "", "", "", "gotenberg", "", "", "", "ours vs", "gotenberg")
+	// CPU is the machine time of a server's whole process tree per request (its engines
+	// included; "server" is our own process alone): on a busy machine it says more than
+	// the latencies do.
+	const row = "%-18s %3s %5s │ %8s %8s %8s %7s %7s %7s │ %8s %8s %8s %7s %7s │ %9s %9s %9s\n"
+	fmt.Printf(row, "scenario", "c", "n", "p50 ms", "p95 ms", "max ms", "req/s", "cpu ms", "server", "p50 ms", "p95 ms", "max ms", "req/s", "cpu ms", "p50 ×", "req/s ×", "cpu ×")
+	fmt.Printf(row, "", "", "", "ours", "", "", "", "", "", "gotenberg", "", "", "", "", "ours vs", "gotenberg", "")
 	for _, sc := range peerScenarios() {
 		if only != "" && !strings.Contains(sc.name, only) {
 			continue
@@ -339,18 +342,25 @@ func sideBySide(e *env, g string, gpid int, levels []int, n, rounds int, only st
 					f   func(context.Context, *env) error
 					acc *runs
 				}{{first, fr}, {second, sr}} {
+					pid := serverPID
+					if x.acc == &t {
+						pid = gpid
+					}
+					self0, all0 := treeCPU(pid)
 					lat, took, err := timed(e, x.f, c, max(1, n/rounds))
 					if err != nil {
 						return fmt.Errorf("%s c=%d: %w", sc.name, c, err)
 					}
-					x.acc.add(lat, took)
+					self1, all1 := treeCPU(pid)
+					// timed's warm-up requests ran too.
+					x.acc.add(lat, took, self1-self0, all1-all0, len(lat)+min(c, 4))
 				}
 			}
 			a, b := o.result(), t.result()
 			f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 			fmt.Printf(row, sc.name, strconv.Itoa(c), strconv.Itoa(len(o.lat)),
-				f(ms(a.p50)), f(ms(a.p95)), f(ms(a.max)), f(a.rps), f(ms(b.p50)), f(ms(b.p95)), f(ms(b.max)), f(b.rps),
-				fmt.Sprintf("%.2f", float64(b.p50)/float64(a.p50)), fmt.Sprintf("%.2f", a.rps/b.rps))
+				f(ms(a.p50)), f(ms(a.p95)), f(ms(a.max)), f(a.rps), f(ms(o.cpu())), f(ms(o.cpuSelf())), f(ms(b.p50)), f(ms(b.p95)), f(ms(b.max)), f(b.rps), f(ms(t.cpu())),
+				fmt.Sprintf("%.2f", float64(b.p50)/float64(a.p50)), fmt.Sprintf("%.2f", a.rps/b.rps), fmt.Sprintf("%.2f", float64(t.cpu())/float64(max(o.cpu(), 1))))
 		}
 	}
 	if serverPID != 0 && gpid != 0 {
@@ -359,16 +369,25 @@ func sideBySide(e *env, g string, gpid int, levels []int, n, rounds int, only st
 	return nil
 }
 
-// runs collects latencies and busy time over the rounds of one scenario.
+// runs collects latencies, busy time and CPU time over the rounds of one scenario.
 type runs struct {
-	lat  []time.Duration
-	took time.Duration
+	lat       []time.Duration
+	took      time.Duration
+	self, all time.Duration // CPU: the server process, its whole tree
+	requests  int           // that the CPU time was spent on
 }
 
-func (r *runs) add(lat []time.Duration, took time.Duration) {
+func (r *runs) add(lat []time.Duration, took, self, all time.Duration, requests int) {
 	r.lat = append(r.lat, lat...)
 	r.took += took
+	r.self += self
+	r.all += all
+	r.requests += requests
 }
+
+// cpu and cpuSelf are CPU time per request, of the tree and of the server alone.
+func (r *runs) cpu() time.Duration     { return r.all / time.Duration(max(r.requests, 1)) }
+func (r *runs) cpuSelf() time.Duration { return r.self / time.Duration(max(r.requests, 1)) }
 
 func (r *runs) result() result {
 	lat := slices.Clone(r.lat)
