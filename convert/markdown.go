@@ -9,9 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -19,10 +16,13 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/frontmatter"
 
+	"github.com/papierkram/papierkram/engine/pygments"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/netguard"
 	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/pdfa"
@@ -53,44 +53,36 @@ type frontMatter struct {
 	Date   string `yaml:"date"`
 }
 
-// codeStyle is the highlighting palette: dark, saturated colours that stay readable in
-// print and tell kinds apart by weight and slant in black and white. It is our own and
-// built on first use, so that chroma's style registry (all its styles parsed from XML at
-// start, 5–15 ms of every process, also of CLI commands that print nothing) is not linked.
-var codeStyle = sync.OnceValue(func() *chroma.Style {
-	return chroma.MustNewStyle("papierkram-print", chroma.StyleEntries{
-		chroma.Background:         "#1f2328 bg:#f6f8fa",
-		chroma.Comment:            "italic #57606a",
-		chroma.CommentPreproc:     "noitalic bold #57606a",
-		chroma.Keyword:            "bold #a0111f",
-		chroma.KeywordType:        "nobold #6f42c1",
-		chroma.NameFunction:       "#6639ba",
-		chroma.NameClass:          "bold #6639ba",
-		chroma.NameBuiltin:        "#0550ae",
-		chroma.NameTag:            "#116329",
-		chroma.NameAttribute:      "#0550ae",
-		chroma.LiteralString:      "#0a3069",
-		chroma.LiteralNumber:      "#0550ae",
-		chroma.Operator:           "#a0111f",
-		chroma.GenericDeleted:     "#82071e bg:#ffebe9",
-		chroma.GenericInserted:    "#116329 bg:#dafbe1",
-		chroma.GenericHeading:     "bold",
-		chroma.GenericEmph:        "italic",
-		chroma.GenericStrong:      "bold",
-		chroma.Error:              "#82071e",
-		chroma.LineNumbers:        "#6e7781",
-		chroma.LineHighlight:      "bg:#eaeef2",
-		chroma.NameVariableMagic:  "#953800",
-		chroma.LiteralStringRegex: "#116329",
-	})
-})
+// Highlighter colours code blocks: one HTML fragment per block, "" for a language it does
+// not know (engine/pygments).
+type Highlighter interface {
+	Highlight(ctx context.Context, blocks []pygments.Block) ([]string, error)
+}
 
-// codeCSS is the style sheet of codeStyle's classes, written once.
-var codeCSS = sync.OnceValue(func() string {
-	var b strings.Builder
-	chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, codeStyle())
-	return b.String()
-})
+// codeCSS is the highlighting palette, over Pygments' short token classes: dark, saturated
+// colours that stay readable in print and tell kinds apart by weight and slant in black and
+// white.
+const codeCSS = `pre.highlight{color:#1f2328;background:#f6f8fa}
+.highlight .c,.highlight .ch,.highlight .cm,.highlight .c1,.highlight .cs{font-style:italic;color:#57606a}
+.highlight .cp,.highlight .cpf{font-weight:bold;color:#57606a}
+.highlight .k,.highlight .kc,.highlight .kd,.highlight .kn,.highlight .kp,.highlight .kr,.highlight .o,.highlight .ow{color:#a0111f}
+.highlight .k,.highlight .kc,.highlight .kd,.highlight .kn,.highlight .kp,.highlight .kr{font-weight:bold}
+.highlight .kt{color:#6f42c1}
+.highlight .nf,.highlight .fm{color:#6639ba}
+.highlight .nc{font-weight:bold;color:#6639ba}
+.highlight .nb,.highlight .bp,.highlight .na,.highlight .m,.highlight .mb,.highlight .mf,.highlight .mh,.highlight .mi,.highlight .il,.highlight .mo{color:#0550ae}
+.highlight .nt,.highlight .sr{color:#116329}
+.highlight .vm{color:#953800}
+.highlight .s,.highlight .sa,.highlight .sb,.highlight .sc,.highlight .dl,.highlight .sd,.highlight .s2,.highlight .se,.highlight .sh,.highlight .si,.highlight .sx,.highlight .s1,.highlight .ss{color:#0a3069}
+.highlight .gd{color:#82071e;background:#ffebe9}
+.highlight .gi{color:#116329;background:#dafbe1}
+.highlight .gh,.highlight .gs{font-weight:bold}
+.highlight .ge{font-style:italic}
+.highlight .err{color:#82071e}
+`
+
+// highlighted is the attribute of a fenced code block that holds its coloured HTML.
+var highlighted = []byte("papierkram-highlighted")
 
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.DefinitionList, &frontmatter.Extender{}),
@@ -99,8 +91,8 @@ var md = goldmark.New(
 		renderer.WithNodeRenderers(util.Prioritized(codeRenderer{}, 100))),
 )
 
-// codeRenderer highlights fenced code blocks with chroma (more than 180 languages), as
-// spans with classes so that the sanitiser keeps them.
+// codeRenderer writes fenced code blocks: coloured where highlight gave them their HTML,
+// escaped otherwise, in a pre element the palette styles.
 type codeRenderer struct{}
 
 func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -108,29 +100,65 @@ func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		cb := n.(*ast.FencedCodeBlock)
-		var code bytes.Buffer
-		for i := 0; i < cb.Lines().Len(); i++ {
-			seg := cb.Lines().At(i)
-			code.Write(seg.Value(src))
+		w.WriteString(`<pre class="highlight"><code>`)
+		if h, ok := n.Attribute(highlighted); ok {
+			w.WriteString(h.(string))
+		} else {
+			w.WriteString(html.EscapeString(codeOf(n.(*ast.FencedCodeBlock), src)))
 		}
-		lexer := lexers.Fallback
-		if lang := string(cb.Language(src)); lang != "" {
-			if l := lexers.Get(lang); l != nil {
-				lexer = l
-			}
-		}
-		it, err := lexer.Tokenise(nil, code.String())
-		if err != nil {
-			fmt.Fprintf(w, "<pre><code>%s</code></pre>", html.EscapeString(code.String()))
-			return ast.WalkSkipChildren, nil
-		}
-		f := chromahtml.New(chromahtml.WithClasses(true))
-		if err := f.Format(w, codeStyle(), it); err != nil {
-			return ast.WalkStop, err
-		}
+		w.WriteString("</code></pre>\n")
 		return ast.WalkSkipChildren, nil
 	})
+}
+
+func codeOf(cb *ast.FencedCodeBlock, src []byte) string {
+	var code strings.Builder
+	for i := 0; i < cb.Lines().Len(); i++ {
+		seg := cb.Lines().At(i)
+		code.Write(seg.Value(src))
+	}
+	return code.String()
+}
+
+// fenceLanguage is what a fence may name for highlighting: a language, an alias or a file
+// extension ("c++", "objective-c", "yml").
+var fenceLanguage = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_+#.-]{0,39}$`)
+
+// highlight colours doc's fenced code blocks that name a language, in one call of h, and
+// keeps each block's HTML on its node. Without h, or when h fails, the code stays plain: a
+// document is not refused for its colours, and the warning says why.
+func highlight(ctx context.Context, h Highlighter, doc ast.Node, src []byte) (warning string, err error) {
+	var nodes []ast.Node
+	var blocks []pygments.Block
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if cb, ok := n.(*ast.FencedCodeBlock); ok && entering {
+			if lang := string(cb.Language(src)); fenceLanguage.MatchString(lang) {
+				nodes = append(nodes, n)
+				blocks = append(blocks, pygments.Block{Language: strings.ToLower(lang), Code: codeOf(cb, src)})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(blocks) == 0 || h == nil {
+		return "", nil
+	}
+	out, err := h.Highlight(ctx, blocks)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", err // the request ended: nothing to print
+		}
+		why := "the highlighter failed"
+		if fe := fault.As(err); fe != nil {
+			why = fe.Message
+		}
+		return "code blocks are printed without colours: " + why, nil
+	}
+	for i, n := range nodes {
+		if i < len(out) && out[i] != "" {
+			n.SetAttribute(highlighted, out[i])
+		}
+	}
+	return "", nil
 }
 
 // sanitizer keeps what Markdown produces (tables, footnotes, task lists, highlighted code)
@@ -146,9 +174,9 @@ var sanitizer = sync.OnceValue(func() *bluemonday.Policy {
 	return p
 }) // built on first use: its expressions cost every process start a millisecond
 
-// RenderMarkdown turns r's Markdown into a complete HTML document with its theme, and
-// returns the front matter it found.
-func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
+// RenderMarkdown turns r's Markdown into a complete HTML document with its theme, its code
+// coloured by h (plain without one), and returns the front matter it found.
+func RenderMarkdown(ctx context.Context, h Highlighter, r *MarkdownRequest) (string, frontMatter, error) {
 	var fm frontMatter
 	theme, ok := themes[r.Theme]
 	if r.Theme == "" {
@@ -157,12 +185,21 @@ func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	if !ok {
 		return "", fm, fault.New(fault.InvalidInput, "unknown theme %q: use default, technical, stationery or custom", r.Theme)
 	}
-	ctx := parser.NewContext()
+	pctx := parser.NewContext()
+	src := []byte(r.Markdown)
+	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pctx))
+	warning, err := highlight(ctx, h, doc, src)
+	if err != nil {
+		return "", fm, err
+	}
+	if warning != "" {
+		r.Warnings = append(r.Warnings, warning)
+	}
 	var body bytes.Buffer
-	if err := md.Convert([]byte(r.Markdown), &body, parser.WithContext(ctx)); err != nil {
+	if err := md.Renderer().Render(&body, src, doc); err != nil {
 		return "", fm, fault.Wrap(fault.InvalidInput, err, "the Markdown cannot be rendered: %v", err)
 	}
-	if d := frontmatter.Get(ctx); d != nil {
+	if d := frontmatter.Get(pctx); d != nil {
 		if err := d.Decode(&fm); err != nil {
 			return "", fm, fault.Wrap(fault.InvalidInput, err, "the front matter is not valid YAML: %v", err)
 		}
@@ -173,7 +210,7 @@ func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	}
 	var css strings.Builder
 	css.WriteString(theme)
-	css.WriteString(codeCSS())
+	css.WriteString(codeCSS)
 	for i, w := range r.ColumnWidths {
 		if strings.ContainsAny(w, ";{}<>") || len(w) > 40 {
 			return "", fm, fault.New(fault.InvalidInput, "columnWidths[%d] %q is not a CSS width", i, w)
@@ -187,15 +224,15 @@ func RenderMarkdown(r *MarkdownRequest) (string, frontMatter, error) {
 	if fm.Title != "" { // no front matter title, no title (not a made-up one)
 		title = `<title>` + html.EscapeString(fm.Title) + `</title>`
 	}
-	doc := `<!doctype html><html lang="de"><head><meta charset="utf-8">` + title + `<style>` +
+	page := `<!doctype html><html lang="de"><head><meta charset="utf-8">` + title + `<style>` +
 		css.String() + `</style></head><body>` + content + `</body></html>`
-	return doc, fm, nil
+	return page, fm, nil
 }
 
 // Markdown converts r to PDF: Markdown to themed HTML, printed by Chromium, with the front
 // matter's title, author and date in the metadata.
-func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.Policy, r *MarkdownRequest) ([]byte, error) {
-	doc, fm, err := RenderMarkdown(r)
+func Markdown(ctx context.Context, p Printer, a pdfa.Converter, hl Highlighter, policy netguard.Policy, r *MarkdownRequest) ([]byte, error) {
+	doc, fm, err := RenderMarkdown(ctx, hl, r)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +281,7 @@ func Markdown(ctx context.Context, p Printer, a pdfa.Converter, policy netguard.
 	if err != nil {
 		return nil, err
 	}
-	r.Warnings = h.Warnings
+	r.Warnings = append(r.Warnings, h.Warnings...)
 	if r.OutputProfile == "PDF/A-3b" {
 		if a == nil {
 			return nil, fault.New(fault.EngineUnavailable, "PDF/A conversion is not configured on this server")

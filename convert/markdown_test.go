@@ -1,9 +1,14 @@
 package convert
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/papierkram/papierkram/engine"
+	"github.com/papierkram/papierkram/engine/pygments"
 	"github.com/papierkram/papierkram/fault"
 )
 
@@ -15,7 +20,10 @@ const sample = "---\ntitle: Projektbericht\nauthor: Eva Beispiel\ndate: 2026-01-
 	"<script>alert('x')</script><b onclick=\"steal()\">fett</b> <iframe src=\"https://example.org\"></iframe>\n\n[^1]: Die Fußnote.\n"
 
 func TestRenderMarkdown(t *testing.T) {
-	doc, fm, err := RenderMarkdown(&MarkdownRequest{Markdown: sample, ColumnWidths: []string{"10%", "60%", "30%"}})
+	hl := pygments.New(engine.Config{Concurrency: 1, JobTimeout: time.Minute, TempRoot: t.TempDir()})
+	defer hl.Stop(context.Background())
+	r := &MarkdownRequest{Markdown: sample, ColumnWidths: []string{"10%", "60%", "30%"}}
+	doc, fm, err := RenderMarkdown(t.Context(), hl, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,8 +31,9 @@ func TestRenderMarkdown(t *testing.T) {
 		t.Fatalf("front matter %+v", fm)
 	}
 	for _, want := range []string{"<title>Projektbericht</title>", `<h1 id="einleitung">`, "<table>", "<del>alt</del>",
-		`class="chroma"`, `<span class="kd">func</span>`, `type="checkbox"`, "<dl>", "<dt>Begriff</dt>", "footnote",
-		"<b>fett</b>", "table th:nth-child(2),table td:nth-child(2){width:60%}", ".chroma .kd"} {
+		`<pre class="highlight"><code><span class="kd">func</span>`, `<span class="s">&#34;hallo&#34;</span>`,
+		`type="checkbox"`, "<dl>", "<dt>Begriff</dt>", "footnote",
+		"<b>fett</b>", "table th:nth-child(2),table td:nth-child(2){width:60%}", ".highlight .kd,"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
@@ -34,10 +43,59 @@ func TestRenderMarkdown(t *testing.T) {
 			t.Errorf("sanitised HTML keeps %q", bad)
 		}
 	}
-	unsafe, _, _ := RenderMarkdown(&MarkdownRequest{Markdown: sample, AllowUnsafeHTML: true})
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	unsafe, _, _ := RenderMarkdown(t.Context(), nil, &MarkdownRequest{Markdown: sample, AllowUnsafeHTML: true})
 	if !strings.Contains(unsafe, "<script>alert('x')</script>") {
 		t.Error("allowUnsafeHtml did not keep the script")
 	}
+}
+
+// failing is a highlighter that cannot run.
+type failing struct{ err error }
+
+func (f failing) Highlight(context.Context, []pygments.Block) ([]string, error) { return nil, f.err }
+
+// Code that cannot be coloured is printed plain, escaped, and the caller is told why; a
+// fence that names no language, or something that is not one, asks for no colours.
+func TestRenderMarkdownPlainCode(t *testing.T) {
+	src := "```go\nif a < b {}\n```\n\n```\n<b>x</b>\n```\n\n```go;rm -rf\ny\n```\n"
+	r := &MarkdownRequest{Markdown: src}
+	doc, _, err := RenderMarkdown(t.Context(), failing{fault.New(fault.EngineUnavailable, "Pygments is not installed")}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<pre class="highlight"><code>if a &lt; b {}`, `<pre class="highlight"><code>&lt;b&gt;x&lt;/b&gt;`, `<code>y`} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0] != "code blocks are printed without colours: Pygments is not installed" {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	// Only the fence that names a language went to the highlighter.
+	var asked []pygments.Block
+	rec := recording(func(b []pygments.Block) { asked = b })
+	if _, _, err := RenderMarkdown(t.Context(), rec, &MarkdownRequest{Markdown: src}); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || asked[0].Language != "go" || asked[0].Code != "if a < b {}\n" {
+		t.Errorf("asked to highlight %+v", asked)
+	}
+	// A request that ended is not printed plain: it ends.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, _, err := RenderMarkdown(ctx, failing{context.Canceled}, &MarkdownRequest{Markdown: src}); !errors.Is(err, context.Canceled) {
+		t.Errorf("ended request: %v", err)
+	}
+}
+
+type recording func([]pygments.Block)
+
+func (f recording) Highlight(_ context.Context, b []pygments.Block) ([]string, error) {
+	f(b)
+	return make([]string, len(b)), nil
 }
 
 func TestRenderMarkdownErrors(t *testing.T) {
@@ -49,12 +107,12 @@ func TestRenderMarkdownErrors(t *testing.T) {
 		"column width": {MarkdownRequest{Markdown: "x", ColumnWidths: []string{"1px;}body{display:none"}}, fault.InvalidInput},
 		"front matter": {MarkdownRequest{Markdown: "---\ntitle: [unclosed\n---\nx"}, fault.InvalidInput},
 	} {
-		if _, _, err := RenderMarkdown(&c.r); fault.CodeOf(err) != c.code {
+		if _, _, err := RenderMarkdown(t.Context(), nil, &c.r); fault.CodeOf(err) != c.code {
 			t.Errorf("%s: %v, want %s", name, err, c.code)
 		}
 	}
 	// The custom stylesheet cannot close the style element.
-	doc, _, _ := RenderMarkdown(&MarkdownRequest{Markdown: "x", Theme: "custom", CustomCSS: "</style><script>alert(1)</script>"})
+	doc, _, _ := RenderMarkdown(t.Context(), nil, &MarkdownRequest{Markdown: "x", Theme: "custom", CustomCSS: "</style><script>alert(1)</script>"})
 	if strings.Contains(doc, "</style><script>") {
 		t.Fatal("customCss escaped its style element")
 	}
@@ -78,7 +136,7 @@ func FuzzRenderMarkdown(f *testing.F) {
 	f.Add("<scr<script>ipt>alert(1)</script>", false)
 	f.Add("---\n---\n", true)
 	f.Fuzz(func(t *testing.T, src string, unsafe bool) {
-		doc, _, err := RenderMarkdown(&MarkdownRequest{Markdown: src, AllowUnsafeHTML: unsafe})
+		doc, _, err := RenderMarkdown(context.Background(), nil, &MarkdownRequest{Markdown: src, AllowUnsafeHTML: unsafe})
 		if err != nil {
 			if fault.CodeOf(err) == fault.Internal {
 				t.Fatalf("uncoded error %v", err)

@@ -1,5 +1,5 @@
 // Package engine runs every external program Papierkram uses (Chromium, LibreOffice,
-// Ghostscript, poppler, qpdf, Tesseract) under one supervisor shape.
+// Ghostscript, poppler, qpdf, Tesseract, Pygments) under one supervisor shape.
 //
 // A Supervisor bounds concurrency and the queue in front of it, gives each job a temporary
 // directory that is always removed, enforces a per-job timeout by killing the job's whole

@@ -10,6 +10,7 @@ packages=(
   libreoffice-writer-nogui libreoffice-calc-nogui python3-uno
   ghostscript
   poppler-utils
+  python3-pygments # code blocks of Markdown documents (engine/pygments)
   qpdf
   tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-osd
   # fonts: the curated pool and the metric-compatible substitutes

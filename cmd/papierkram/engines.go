@@ -20,6 +20,7 @@ import (
 	"github.com/papierkram/papierkram/engine/office"
 	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/pygments"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/internal/ops"
 	"github.com/papierkram/papierkram/internal/server"
@@ -38,6 +39,7 @@ type engines struct {
 	chromium    *chromium.Chromium
 	office      *office.Office
 	tesseract   *tesseract.Tesseract
+	pygments    *pygments.Pygments
 	paddle      *paddle.Paddle // nil when PaddleOCR is not installed
 }
 
@@ -52,7 +54,7 @@ var engineList = []struct {
 	memory int // MiB a process may hold (anonymous resident memory) after a job before it is recycled; 0: one job per process
 }{
 	{"chromium", 1, true, 1024}, {"office", 1, true, 1024}, {"ghostscript", 1, false, 0}, {"poppler", 2, false, 0}, {"tesseract", 1, false, 0},
-	{"paddleocr", 1, true, 1024},
+	{"pygments", 1, false, 0}, {"paddleocr", 1, true, 1024},
 }
 
 // parseMemory reads --memory-limit: comma-separated engine=MiB pairs over the defaults, for
@@ -133,6 +135,7 @@ func newEngines(log *slog.Logger, jobTimeout time.Duration, tempRoot string, net
 		tesseract:   tesseract.New(engine.Config{Concurrency: conc["tesseract"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
 		poppler:     poppler.New(engine.Config{Concurrency: conc["poppler"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
 		ghostscript: ghostscript.New(engine.Config{Concurrency: conc["ghostscript"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
+		pygments:    pygments.New(engine.Config{Concurrency: conc["pygments"], JobTimeout: jobTimeout, Logger: log, TempRoot: tempRoot}),
 		// One browser per core; each is recycled after 200 jobs so that a slow leak in a
 		// long-lived browser never grows without bound. Each browser's own proxy holds every
 		// connection a page makes to the network policy.
@@ -182,7 +185,7 @@ func (e *engines) warm(ctx context.Context, log *slog.Logger, names []string) {
 
 // all are the engines, in the order of engineList.
 func (e *engines) all() []engine.Engine {
-	all := []engine.Engine{e.chromium, e.office, e.ghostscript, e.poppler, e.tesseract}
+	all := []engine.Engine{e.chromium, e.office, e.ghostscript, e.poppler, e.tesseract, e.pygments}
 	if e.paddle != nil {
 		all = append(all, e.paddle)
 	}

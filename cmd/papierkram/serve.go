@@ -153,7 +153,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 				Jobs: queue, Locale: locale,
 				Addr: addr, APIKeys: keys, MaxUploadBytes: maxUploadMB << 20, MetricsPublic: metricsPublic,
 				ShutdownTimeout: shutdown, DrainDelay: drainDelay, Logger: log, Store: st, Registry: eng.registry(), Engines: eng.byName(),
-				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office,
+				Renderer: eng.poppler, PDFA: eng.ghostscript, Network: network, Printer: eng.chromium, Office: eng.office, Highlight: eng.pygments,
 				OCR: eng.tesseract, SecondOCR: eng.second(), TextLayer: eng.tesseract, Distiller: eng.ghostscript, Model: modelFromEnv(), RateLimit: server.RateLimit{PerMinute: ratePerMinute, Burst: int(rateBurst)},
 			})
 			if err != nil {
@@ -183,7 +183,7 @@ PAPIERKRAM_LLM_TIMEOUT (default 60s); without them the offline rules engine read
 	f.StringVar(&paddleDir, "paddle-dir", env("PAPIERKRAM_PADDLE_DIR", "engine/paddle/js"), "where PaddleOCR is installed (npm ci there), the second reading of receipts Tesseract leaves unconfirmed; off when empty or not installed")
 	f.StringVar(&warm, "warm", env("PAPIERKRAM_WARM", "chromium,office"), "engines whose processes start with the server rather than on their first job (chromium, office, paddleocr; none for none)")
 	f.StringVar(&memoryLimit, "memory-limit", env("PAPIERKRAM_MEMORY_LIMIT", ""), "MiB a browser, office or PaddleOCR process may hold (anonymous resident memory, its processes together) after a job before it is replaced, e.g. chromium=768 (default chromium=1024,office=1024,paddleocr=1024)")
-	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract, paddleocr; default one per core, poppler two)")
+	f.StringVar(&concurrency, "concurrency", env("PAPIERKRAM_CONCURRENCY", ""), "processes per engine, e.g. chromium=4,office=2 (engines chromium, office, ghostscript, poppler, tesseract, pygments, paddleocr; default one per core, poppler two)")
 	f.DurationVar(&jobTimeout, "job-timeout", 60*time.Second, "time limit of one engine job (a render, a conversion)")
 	f.StringVar(&locale, "locale", env("PAPIERKRAM_LOCALE", "de-DE"), "default locale (BCP 47) of Word and Excel conversions: number and date formats, and the paper of documents that name none (A4; Letter for US and Canadian locales)")
 	f.DurationVar(&asyncTimeout, "async-timeout", envDuration("PAPIERKRAM_ASYNC_TIMEOUT", 10*time.Minute), "time limit of one asynchronous job (receipts/extract-async, documents/generate-async)")

@@ -46,7 +46,7 @@ func (s *Server) registerConvert() {
 			return nil, err
 		}
 		in.Body.Fonts = fonts
-		b, err := convert.Markdown(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Network, &in.Body)
+		b, err := convert.Markdown(ctx, s.cfg.Printer, s.cfg.PDFA, s.cfg.Highlight, s.cfg.Network, &in.Body)
 		if err != nil {
 			return nil, err
 		}

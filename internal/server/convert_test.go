@@ -163,7 +163,25 @@ func TestMarkdownToPDF(t *testing.T) {
 	md := "---\ntitle: Projektbericht\nauthor: Eva Beispiel\ndate: 2026-01-15\n---\n# Einleitung\n\nText mit Fußnote[^1].\n\n" +
 		"## Zahlen\n\n| Pos | Artikel | Preis |\n|---|---|---:|\n| 1 | Papier | 4,99 € |\n\n```go\nfunc main() { fmt.Println(\"hallo\") }\n```\n\n" +
 		"- [x] erledigt\n- [ ] offen\n\n<script>document.write('BOOM')</script>\n\n[^1]: Die Fußnote.\n"
-	b := pdfBody(t, e.do("POST", "/v1/convert/markdown-to-pdf", testKey, htmlBody(t, map[string]any{"markdown": md, "theme": "technical", "outputProfile": "PDF/UA-1"})))
+	res := e.do("POST", "/v1/convert/markdown-to-pdf", testKey, htmlBody(t, map[string]any{"markdown": md, "theme": "technical", "outputProfile": "PDF/UA-1"}))
+	if w := res.Header.Get("X-Service-Warning"); w != "" {
+		t.Errorf("warning %q", w)
+	}
+	b := pdfBody(t, res)
+	// The code is coloured: the keyword "func" is printed in the palette's keyword red.
+	img := testtool.Render(t, b, 1, 100)
+	red := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 130 && g>>8 < 80 && bl>>8 < 90 {
+				red++
+			}
+		}
+	}
+	if red < 20 {
+		t.Errorf("%d keyword-red pixels: the code block is not highlighted", red)
+	}
 	text := testtool.Text(t, b)
 	for _, want := range []string{"Einleitung", "1. Zahlen", "Papier", "4,99 €", `fmt.Println("hallo")`, "erledigt", "Die Fußnote."} {
 		if !strings.Contains(text, want) {

@@ -19,6 +19,7 @@ import (
 	"github.com/papierkram/papierkram/engine/chromium"
 	"github.com/papierkram/papierkram/engine/ghostscript"
 	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/pygments"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/store"
 )
@@ -65,16 +66,18 @@ func newTestEnv(t testing.TB, mutate ...func(*Config)) *testEnv {
 		t.Fatal(err)
 	}
 	ocr := tesseract.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 60 * time.Second})
+	hl := pygments.New(engine.Config{Concurrency: 2, TempRoot: t.TempDir(), JobTimeout: 30 * time.Second})
 	t.Cleanup(func() {
 		ocr.Supervisor().Stop(context.Background())
+		hl.Supervisor().Stop(context.Background())
 		pop.Supervisor().Stop(context.Background())
 		gs.Supervisor().Stop(context.Background())
 		cr.Supervisor().Stop(context.Background())
 		of.Close(context.Background())
 	})
 	cfg := Config{
-		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr, Office: of, OCR: ocr, TextLayer: ocr, Distiller: gs,
-		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor(), "office": of, "tesseract": ocr.Supervisor()},
+		APIKeys: []string{testKey}, Store: st, Renderer: pop, PDFA: gs, Printer: cr, Office: of, OCR: ocr, TextLayer: ocr, Distiller: gs, Highlight: hl,
+		Engines: map[string]Engine{"poppler": pop.Supervisor(), "ghostscript": gs.Supervisor(), "chromium": cr.Supervisor(), "office": of, "tesseract": ocr.Supervisor(), "pygments": hl.Supervisor()},
 		Logger:  slog.New(slog.NewJSONHandler(e.logs, nil)),
 		Now:     func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now },
 	}

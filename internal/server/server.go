@@ -66,6 +66,7 @@ type Config struct {
 	Network   netguard.Policy      // what outbound requests on a caller's behalf may reach
 	Printer   convert.Printer      // HTML to PDF (engine/chromium)
 	Office    convert.Office       // Word and Excel to PDF (engine/office)
+	Highlight convert.Highlighter  // colours of Markdown's code blocks (engine/pygments); plain without
 	OCR       receipt.OCR          // text from receipt images (engine/tesseract)
 	SecondOCR receipt.Reader       // optional second reading of a receipt Tesseract leaves unsettled (engine/paddle)
 	TextLayer ops.Recognizer       // invisible text layers of scanned pages (engine/tesseract)
