@@ -85,7 +85,7 @@ func TestInvoiceAccuracy(t *testing.T) {
 			had[f]++
 			if extracteval.Same(f, want, have) {
 				right[f]++
-			} else {
+			} else if !extracteval.HeldOut(c.name) { // the held-out files' misses stay unseen
 				t.Logf("%s %s: want %q, got %q", c.name, f, want, have)
 			}
 		}

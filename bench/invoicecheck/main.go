@@ -13,7 +13,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,7 +93,7 @@ func main() {
 				got = r.Invoice
 			}
 			set := "tuning"
-			if heldOut(path) {
+			if extracteval.HeldOut(path) {
 				set = "held out"
 			}
 			files[set]++
@@ -150,10 +149,4 @@ func cells(t *tally) string {
 		return "-\t0\t-"
 	}
 	return fmt.Sprintf("%d\t%d\t%.0f", t.right, t.had, 100*float64(t.right)/float64(t.had))
-}
-
-func heldOut(path string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(filepath.Base(path)))
-	return h.Sum32()%4 == 0
 }
