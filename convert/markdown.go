@@ -124,6 +124,11 @@ func codeOf(cb *ast.FencedCodeBlock, src []byte) string {
 // extension ("c++", "objective-c", "yml").
 var fenceLanguage = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_+#.-]{0,39}$`)
 
+// highlightBudget bounds the colouring of one document: Pygments lexes a megabyte (the most
+// it is given) in a second or two, and a block that makes a lexer backtrack for longer is
+// printed plain rather than holding the request until the engine's job limit.
+var highlightBudget = 10 * time.Second
+
 // highlight colours doc's fenced code blocks that name a language, in one call of h, and
 // keeps each block's HTML on its node. Without h, or when h fails, the code stays plain: a
 // document is not refused for its colours, and the warning says why.
@@ -142,7 +147,9 @@ func highlight(ctx context.Context, h Highlighter, doc ast.Node, src []byte) (wa
 	if len(blocks) == 0 || h == nil {
 		return "", nil
 	}
-	out, err := h.Highlight(ctx, blocks)
+	hctx, cancel := context.WithTimeout(ctx, highlightBudget)
+	defer cancel()
+	out, err := h.Highlight(hctx, blocks)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", err // the request ended: nothing to print

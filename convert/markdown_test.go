@@ -91,6 +91,29 @@ func TestRenderMarkdownPlainCode(t *testing.T) {
 	}
 }
 
+// blocking is a highlighter that never answers: a lexer stuck on a block.
+type blocking struct{}
+
+func (blocking) Highlight(ctx context.Context, _ []pygments.Block) ([]string, error) {
+	<-ctx.Done()
+	return nil, fault.Wrap(fault.Timeout, ctx.Err(), "the job ran out of time")
+}
+
+// A highlighter that takes longer than its budget leaves the code plain and the request
+// going.
+func TestRenderMarkdownHighlightBudget(t *testing.T) {
+	defer func(d time.Duration) { highlightBudget = d }(highlightBudget)
+	highlightBudget = 50 * time.Millisecond
+	r := &MarkdownRequest{Markdown: "```go\nx := 1\n```\n"}
+	doc, _, err := RenderMarkdown(t.Context(), blocking{}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc, "<code>x := 1") || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "without colours: the job ran out of time") {
+		t.Fatalf("warnings %q", r.Warnings)
+	}
+}
+
 type recording func([]pygments.Block)
 
 func (f recording) Highlight(_ context.Context, b []pygments.Block) ([]string, error) {
