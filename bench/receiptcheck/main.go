@@ -55,6 +55,15 @@ type tally struct {
 }
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "receiptcheck:", err)
+		os.Exit(1)
+	}
+}
+
+// run measures; it returns on an error rather than exiting, so that its deferred clean-up
+// (the temporary directory, PaddleOCR's process) runs.
+func run() error {
 	onFlatbed := flag.Bool("flatbed", false, "place each scan on an A4 page with a background first")
 	verbose := flag.Bool("v", false, "print every wrong field")
 	write := flag.String("write", "", "write the images read (after -flatbed) into this directory")
@@ -72,9 +81,10 @@ func main() {
 	ex := &receipt.Extractor{OCR: ts, PDF: pop, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	if *paddleDir != "" {
 		if err := paddle.Installed(*paddleDir); err != nil {
-			fail(fmt.Errorf("PaddleOCR in %s: %w (-paddle '' reads with Tesseract alone)", *paddleDir, err))
+			return fmt.Errorf("PaddleOCR in %s: %w (-paddle '' reads with Tesseract alone)", *paddleDir, err)
 		}
 		pd := paddle.New(engine.Config{Concurrency: 1, JobTimeout: 2 * time.Minute}, *paddleDir)
+		defer pd.Stop(context.Background()) // its warm process
 		ex.Second = pd
 		if *paddleOnly {
 			ex.OCR, ex.Second = paddleOCR{pd}, nil
@@ -82,7 +92,7 @@ func main() {
 	}
 	tmp, err := os.MkdirTemp("", "receiptcheck-")
 	if err != nil {
-		fail(err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 
@@ -100,28 +110,28 @@ func main() {
 			}
 			data, err := os.ReadFile(f)
 			if err != nil {
-				fail(err)
+				return err
 			}
 			if *onFlatbed {
 				if data, _, err = flatbed.Place(data, filepath.Base(f)); err != nil {
-					fail(fmt.Errorf("%s: %w", f, err))
+					return fmt.Errorf("%s: %w", f, err)
 				}
 			}
 			if *write != "" {
 				if err := os.WriteFile(filepath.Join(*write, filepath.Base(f)), data, 0o644); err != nil {
-					fail(err)
+					return err
 				}
 			}
 			// The baseline: what reading the same file with tesseract alone costs.
 			in := filepath.Join(tmp, "in.jpg")
 			if err := os.WriteFile(in, data, 0o600); err != nil {
-				fail(err)
+				return err
 			}
 			start := time.Now()
 			cmd := exec.Command("tesseract", in, "-", "-l", "deu+eng", "--psm", "6")
 			cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 			if err := cmd.Run(); err != nil {
-				fail(fmt.Errorf("tesseract %s: %w", f, err))
+				return fmt.Errorf("tesseract %s: %w", f, err)
 			}
 			t.bare += time.Since(start)
 			start = time.Now()
@@ -134,7 +144,7 @@ func main() {
 			}
 			if *dump != "" {
 				if err := os.WriteFile(filepath.Join(*dump, filepath.Base(f)+".txt"), []byte(r.Text), 0o644); err != nil {
-					fail(err)
+					return err
 				}
 			}
 			score(t, tr, r, *verbose)
@@ -164,7 +174,7 @@ func main() {
 			pct(t.total, t.files), pct(t.date, t.files), pct(t.issuer, t.files), pct(t.vat, t.files),
 			t.flagged, t.wrongTotals, t.ours.Seconds()/t.bare.Seconds())
 	}
-	tw.Flush()
+	return tw.Flush()
 }
 
 // paddleOCR reads with PaddleOCR where the pipeline asks Tesseract: for -paddle-only. It
@@ -269,7 +279,3 @@ func key(s string) string {
 
 func pct(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(of)) }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "receiptcheck:", err)
-	os.Exit(1)
-}
