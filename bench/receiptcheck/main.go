@@ -278,4 +278,3 @@ func key(s string) string {
 }
 
 func pct(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(of)) }
-
