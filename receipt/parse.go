@@ -586,7 +586,10 @@ func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
 				}
 				for _, a := range pv.amounts {
 					switch {
-					case a.Equal(rem) && rate.Equal(pv.rate): // the gross, at the rate printed
+					case a.Equal(rem) && rate.Equal(pv.rate) && !contradicts(pv.amounts, rem, vatOf(rem)):
+						// the gross, at the rate printed, unless the line's other figures say
+						// otherwise ("7,0% 0,36 6,47": 0,36 is the VAT of 5,47, not of 6,47, so
+						// one of the two is misread, and the total may be the one)
 						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(rem.Sub(vatOf(rem))), VAT: money(vatOf(rem)), Gross: money(rem)}, true
 					case a.LessThan(rem) && vatOf(rem).Sub(rem.Sub(a)).Abs().LessThanOrEqual(cent): // the net
 						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(a), VAT: money(rem.Sub(a)), Gross: money(rem)}, true
@@ -607,6 +610,20 @@ func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
 		}
 		r.VAT = append(r.VAT, line)
 	}
+}
+
+// contradicts: a VAT line's amounts other than its gross hold one smaller than the gross that
+// is neither its VAT nor its net (to the cent): OCR misread a figure of the line, perhaps
+// the gross, which then confirms nothing.
+func contradicts(as []decimal.Decimal, gross, vat decimal.Decimal) bool {
+	cent := decimal.New(1, -2)
+	near := func(a, b decimal.Decimal) bool { return a.Sub(b).Abs().LessThanOrEqual(cent) }
+	for _, a := range as {
+		if a.Sign() > 0 && a.LessThan(gross) && !near(a, vat) && !near(a, gross.Sub(vat)) {
+			return true
+		}
+	}
+	return false
 }
 
 func orZero(s string, a, b int) string {
@@ -697,6 +714,14 @@ var (
 	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
 	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
+
+	// A receipt's footer prints its date and time side by side ("02.05.2020 16:39"); OCR
+	// drops a space or a dot in it. gluedTimeRE: the year runs into the hour
+	// ("02.05.202016:39", "29.02.2014:52" = 29.02.20 14:52); noDotDateRE: the dot after the
+	// day is lost ("0203.20 15:59"). Both are read only when the time that follows vouches
+	// for them, and only when no date is read cleanly.
+	gluedTimeRE = lazyre.New(`(?:^|[^\d])([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2}|\d{2})(?:[01]\d|2[0-3]):[0-5]\d`)
+	noDotDateRE = lazyre.New(`(?:^|[^\d.,])([0-3]\d)([01]\d)[.]((?:19|20)\d{2}|\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
 )
 
 // date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
@@ -731,6 +756,18 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			if d, err := time.Parse(time.DateOnly, m[0]); err == nil && !d.After(p.now) {
 				cands = append(cands, cand{d, i, keyword})
 				count[d]++
+			}
+		}
+	}
+	if len(cands) == 0 {
+		for i, l := range p.lines {
+			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE} {
+				for _, m := range re.FindAllStringSubmatch(l, -1) {
+					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
+						cands = append(cands, cand{d, i, false})
+						count[d]++
+					}
+				}
 			}
 		}
 	}
