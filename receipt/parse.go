@@ -53,6 +53,9 @@ func parse(text string, now time.Time) (*Result, *parser) {
 	rates := tableRates(p.language())
 	completeVAT(r, partial, rates)
 	totalLine = p.breakdownDecides(r, partial, rates, totalLine)
+	if len(r.VAT) == 0 {
+		p.vatWithoutRate(r, rates)
+	}
 	r.tendered, r.change = p.tendered, p.change
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
@@ -688,6 +691,45 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 	return line, false
 }
 
+// maxTaxAmounts bounds the amounts of tax lines vatWithoutRate tries against each other.
+const maxTaxAmounts = 12
+
+// vatWithoutRate reads the VAT of a receipt that prints no rate, only its VAT and net in
+// words ("Betrag enthält 3,26 € MwSt", "Netto: 46,64", a bookshop's card slip): among the
+// amounts of its tax lines, a VAT and a net that add up to the total to the cent and whose
+// ratio is one of rates (to the cent) are its one VAT line. The sum and the ratio are the
+// cross-check: two figures that pass both by chance are rare.
+func (p *parser) vatWithoutRate(r *Result, rates []decimal.Decimal) {
+	if !r.Data.Gross.Valid() {
+		return
+	}
+	gross := r.Data.Gross.Value()
+	var as []decimal.Decimal
+	for i, l := range p.lower {
+		if !taxRE.MatchString(l) {
+			continue
+		}
+		for _, a := range amounts(p.lines[i]) {
+			if v := a.v.Abs(); v.Sign() > 0 && v.LessThan(gross) && len(as) < maxTaxAmounts {
+				as = append(as, v)
+			}
+		}
+	}
+	cent := decimal.New(1, -2)
+	for _, rate := range rates {
+		for _, vat := range as {
+			net := gross.Sub(vat)
+			if !slices.ContainsFunc(as, net.Equal) {
+				continue
+			}
+			if net.Mul(rate).Div(decimal.NewFromInt(100)).Sub(vat).Abs().LessThanOrEqual(cent) {
+				r.VAT = []VATLine{{Rate: einvoice.NewDecimal(rate), Net: money(net), VAT: money(vat), Gross: money(gross)}}
+				return
+			}
+		}
+	}
+}
+
 // amountsFromVAT fills net and VAT from the breakdown when its gross matches the total.
 func (p *parser) amountsFromVAT(r *Result) {
 	if !r.Data.Gross.Valid() || len(r.VAT) == 0 {
@@ -916,7 +958,7 @@ func (p *parser) items(totalLine int) []Item {
 			}
 		}
 		desc := strings.TrimSpace(l[:as[0].start])
-		if skip || !hasLetters(desc, 3) || strings.Contains(low, "eur/kg") || strings.HasPrefix(low, "tel") {
+		if skip || !hasLetters(desc, 3) || strings.Contains(low, "eur/kg") || strings.HasPrefix(low, "tel") || hoursRE.MatchString(low) {
 			continue
 		}
 		total := as[len(as)-1].v
@@ -956,6 +998,11 @@ func (p *parser) items(totalLine int) []Item {
 	}
 	return out
 }
+
+// hoursRE is a shop's opening hours in its header ("MO.-SA. 9.00 Uhr - 20.00 Uhr", read
+// "MÜ.-SA 20,00 €"): a range of weekdays, or the word for them; its times read as amounts
+// and are no item.
+var hoursRE = lazyre.New(`(?:^|[^\pL])(?:m[oöü]|di|mi|do|fr|sa|so)[.,]?\s?[-–]\s?(?:m[oöü]|di|mi|do|fr|sa|so)(?:[^\pL]|$)|öffnungszeit|opening hours`)
 
 func cleanDesc(s string) string {
 	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), "xX*.:-"))

@@ -50,6 +50,16 @@ func TestVATLayouts(t *testing.T) {
 		"the line's VAT and gross agree": {
 			"SUMME EUR 5,47\nMehrwertst. ohne MwSt mit MwSt\nE 7,0% 0,36 Bi 5,47\n",
 			"7:5.11/0.36/5.47"},
+		"no rate printed, VAT and net in words": {
+			"EC-Karte € 49,90\nBetrag enthält 3,26 € MwSt\nNetto: 46,64\n",
+			"7:46.64/3.26/49.90"},
+		"no rate printed, VAT and net on one line": {
+			"EC-Karte € 49,90\nBetrag enthält. 3,26 € MASt;\ni Th = 3,26 Netto: 46,64\n",
+			"7:46.64/3.26/49.90"},
+		// Net and VAT that add up to the total but fit no rate: no line.
+		"no rate printed, figures fit none": {
+			"EC-Karte € 49,90\nBetrag enthält 4,00 € MwSt\nNetto: 45,90\n",
+			""},
 		// Two amounts whose ratio happens to be a rate, outside any VAT table: no line.
 		"no table": {
 			"Pfand 0,25\nBanane 1,32\nSumme 1,57\n",
