@@ -204,9 +204,12 @@ func TestCurrencyWords(t *testing.T) {
 func TestMisreadBrand(t *testing.T) {
 	for text, want := range map[string]string{
 		"I (lf Thom we\nMerktkauf Lehr\nSUMME 28,81\nwww merktkauf-lahr de": "Marktkauf",
-		"Rossmenn\nTotal 1,95":           "Rossmann",
-		"Hombech Baumarkt\nSumme 152,00": "",
-		"Tkea\nSumme 134,39":             "",
+		"Rossmenn\nTotal 1,95":                         "Rossmann",
+		"Hombech Baumarkt\nSumme 152,00":               "",
+		"Tkea\nSumme 134,39":                           "",
+		"TKEA Deutschland GmbH & Co. KG\nSumme 134,39": "IKEA", // a legal name's first word
+		"Kauf bei Tkea GmbH\nSumme 134,39":             "",     // not the first word
+		"Tkea Deutschland\nSumme 134,39":               "",     // no legal form
 	} {
 		b, _ := findBrand(strings.ToLower(text))
 		got := ""
