@@ -29,8 +29,13 @@ func TestGluedDates(t *testing.T) {
 		"Datum Zeit\n02.05.209916:39":                               "",           // a glued future date is none
 		"SUMME 19.99\nMWST 19.00 % 16.80 3.19\n02.08.2020 16:39 36": "2020-08-02",
 	} {
-		if got := Parse(text, now).Data.Date; string(got) != want {
-			t.Errorf("%q: date %q, want %q", text, got, want)
+		r := Parse(text, now)
+		if string(r.Data.Date) != want {
+			t.Errorf("%q: date %q, want %q", text, r.Data.Date, want)
+		}
+		// A date read from a garbled footer is flagged for a look.
+		if glued := !dateRE.MatchString(text); want != "" && glued != (r.Confidence.Date < einvoice.Uncertain) {
+			t.Errorf("%q: date confidence %v", text, r.Confidence.Date)
 		}
 	}
 }

@@ -801,6 +801,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			}
 		}
 	}
+	glued := false // the date is read from a footer whose separator OCR lost
 	if len(cands) == 0 {
 		for i, l := range p.lines {
 			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE} {
@@ -808,6 +809,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
 						cands = append(cands, cand{d, i, false})
 						count[d]++
+						glued = true
 					}
 				}
 			}
@@ -836,6 +838,11 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	}
 	if count[best.d] == len(cands) && len(cands) > 1 {
 		conf = 0.95
+	}
+	if glued {
+		// Read where OCR garbled the line: worth having, but uncertain (a line that lost a
+		// dot may have lost a digit too).
+		conf = 0.5
 	}
 	clock := ""
 	for _, i := range []int{best.line, best.line - 1, best.line + 1} {
