@@ -195,7 +195,9 @@ var (
 	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
 	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
 	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
-	taxRE    = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%`)
+	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
+	// misreads the MwSt after it ("MASt").
+	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt`)
 )
 
 // total finds the amount paid: each line that names it votes with its keyword's score, a

@@ -56,6 +56,10 @@ func TestVATLayouts(t *testing.T) {
 		"no rate printed, VAT and net on one line": {
 			"EC-Karte € 49,90\nBetrag enthält. 3,26 € MASt;\ni Th = 3,26 Netto: 46,64\n",
 			"7:46.64/3.26/49.90"},
+		// "enthält" says the amount is VAT, though OCR misread MwSt: no total, and the VAT.
+		"no rate printed, MwSt misread": {
+			"Betrag enthält 3,26 € MASt\nEC-Karte € 49,90\nNetto: 46,64\n",
+			"7:46.64/3.26/49.90"},
 		// Net and VAT that add up to the total but fit no rate: no line.
 		"no rate printed, figures fit none": {
 			"EC-Karte € 49,90\nBetrag enthält 4,00 € MwSt\nNetto: 45,90\n",
