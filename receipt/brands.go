@@ -154,11 +154,17 @@ func titleCase(s string) string {
 // are too close to other words.
 const minMisreadBrand = 7
 
+// minMisreadLegal is the shortest brand word found with one letter misread as the first
+// word of a company's legal name ("Tkea Deutschland GmbH & Co. KG"): the legal form says
+// the line names the issuer, so a short name is no chance match there.
+const minMisreadLegal = 4
+
 // misreadBrand is the brand the text names earliest with one letter misread ("Merktkauf"
 // over a receipt's logo that OCR cannot read), for brands named by one word of at least
-// minMisreadBrand letters; OCR swaps letters of a word, it seldom adds or drops them.
+// minMisreadBrand letters, or minMisreadLegal letters when the word starts a line with a
+// legal form; OCR swaps letters of a word, it seldom adds or drops them.
 func misreadBrand(lower string) (*brand, int) {
-	start := -1
+	start, lineStart := -1, 0
 	for i, r := range lower + " " {
 		if r >= 'a' && r <= 'z' {
 			if start < 0 {
@@ -168,15 +174,28 @@ func misreadBrand(lower string) (*brand, int) {
 		}
 		if start >= 0 {
 			word := lower[start:i]
+			shortest := minMisreadBrand
+			if strings.TrimSpace(lower[lineStart:start]) == "" && legalLine(lower[lineStart:]) {
+				shortest = minMisreadLegal
+			}
 			for j := range brands {
-				if p := brands[j].pattern; len(p) >= minMisreadBrand && len(p) == len(word) && plainWord(p) && oneApart(p, word) {
+				if p := brands[j].pattern; len(p) >= shortest && len(p) == len(word) && plainWord(p) && oneApart(p, word) {
 					return &brands[j], start
 				}
 			}
 			start = -1
 		}
+		if r == '\n' {
+			lineStart = i + 1
+		}
 	}
 	return nil, -1
+}
+
+// legalLine: the (lower-case) text's first line names a legal form.
+func legalLine(lower string) bool {
+	l, _, _ := strings.Cut(lower, "\n")
+	return legalRE.MatchString(strings.ToUpper(l))
 }
 
 func plainWord(s string) bool {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
 )
 
 // vatRates are the VAT rates each country allows (standard, reduced, super-reduced, zero),
@@ -113,15 +115,45 @@ func Plausibility(r *Result, now time.Time) []Check {
 	return out
 }
 
-// rateAllowed: Germany's 16 % and 5 % held only in the second half of 2020.
+// rateAllowed: Germany's 16 % and 5 % held only in the second half of 2020, and replaced
+// 19 % and 7 % then. An undated receipt allows every rate its country has had.
 func rateAllowed(allowed []string, rate decimal.Decimal, country, date string) bool {
 	for _, a := range allowed {
 		if rate.Equal(decimal.RequireFromString(a)) {
-			if country == "DE" && (a == "16" || a == "5") {
-				return date >= covidCutFrom && date <= covidCutThrough
+			if country != "DE" || date == "" {
+				return true
+			}
+			cut := date >= covidCutFrom && date <= covidCutThrough
+			switch a {
+			case "16", "5":
+				return cut
+			case "19", "7":
+				return !cut
 			}
 			return true
 		}
 	}
 	return false
+}
+
+// datePlausible: a receipt's date as its other figures allow it: not in the future, and in
+// the country's VAT rates on that day (a German receipt dated August 2020 that charges 19 %
+// has a digit of its date misread). OCR's misread date then gets a second reading.
+func datePlausible(date einvoice.Date, vat []VATLine, country string, now time.Time) bool {
+	if date == "" || date.Time().After(now.Add(24*time.Hour)) {
+		return false
+	}
+	if country == "" {
+		country = "DE"
+	}
+	allowed, known := vatRates[country]
+	if !known {
+		return true
+	}
+	for _, l := range vat {
+		if l.Rate.Valid() && !rateAllowed(allowed, l.Rate.Value(), country, string(date)) {
+			return false
+		}
+	}
+	return true
 }

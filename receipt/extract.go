@@ -113,8 +113,8 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	}
 	r, p := parse(text, e.now())
 	r.OCREngine = ocrEngine(src)
-	if src == "OCR" && e.Second != nil && unsettled(r, p) {
-		e.secondReading(ctx, r, secondImage(image, scan, r))
+	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
+		e.secondReading(ctx, r, secondImage(image, scan, r, e.now()))
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -154,11 +154,12 @@ func ocrEngine(src string) string {
 func confirmed(r *Result) bool { return r.Data.Gross.Valid() && sums(r.VAT, r.Data.Gross.Value()) }
 
 // unsettled: Tesseract's text left something open that a second reading may settle: no
-// total, no date, or a VAT table the text shows (a rate, a table header) whose lines do not
-// add up to the total. A receipt that prints no VAT table (a DIY store's, a furniture
-// store's) is not read twice for it: the second reading would cost its time and find none.
-func unsettled(r *Result, p *parser) bool {
-	if !r.Data.Gross.Valid() || r.Data.Date == "" {
+// total, no date or one its figures rule out (datePlausible), or a VAT table the text shows
+// (a rate, a table header) whose lines do not add up to the total. A receipt that prints no
+// VAT table (a DIY store's, a furniture store's) is not read twice for it: the second
+// reading would cost its time and find none.
+func unsettled(r *Result, p *parser, now time.Time) bool {
+	if !r.Data.Gross.Valid() || !datePlausible(r.Data.Date, r.VAT, r.Country, now) {
 		return true
 	}
 	if confirmed(r) {
@@ -194,7 +195,9 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 		r.Data.Gross, r.Confidence.Gross, r.VAT = s.Data.Gross, s.Confidence.Gross, s.VAT
 		r.Data.Net, r.Data.VAT, r.Confidence.VAT = s.Data.Net, s.Data.VAT, s.Confidence.VAT
 	}
-	if r.Data.Date == "" && s.Data.Date != "" {
+	// The second date where Tesseract read none, or one the figures rule out that the
+	// second's passes.
+	if s.Data.Date != "" && (r.Data.Date == "" || !datePlausible(r.Data.Date, r.VAT, r.Country, e.now()) && datePlausible(s.Data.Date, r.VAT, r.Country, e.now())) {
 		r.Data.Date, r.Data.Time, r.Confidence.Date = s.Data.Date, s.Data.Time, s.Confidence.Date
 	}
 	if r.Data.Issuer == "" && s.Data.Issuer != "" {

@@ -372,6 +372,7 @@ func findPaper(g *image.Gray) (image.Rectangle, bool) {
 		return image.Rectangle{}, false
 	}
 	box := image.Rect(0, 0, w, h)
+	var paperT uint8 // the threshold the paper's box was split at
 	for range 4 {
 		t, sep := otsu(s, box)
 		// Paper and what it lies on differ by 43 grey levels and more on the scans measured;
@@ -401,7 +402,10 @@ func findPaper(g *image.Gray) (image.Rectangle, bool) {
 		if outside <= inside {
 			break
 		}
-		box = region
+		box, paperT = region, t
+	}
+	if paperT > 0 {
+		box = extendPaper(s, box, paperT)
 	}
 	if box.Dx()*box.Dy() > w*h*85/100 {
 		return image.Rectangle{}, false
@@ -410,6 +414,58 @@ func findPaper(g *image.Gray) (image.Rectangle, bool) {
 	fx, fy := float64(g.Rect.Dx())/float64(w), float64(g.Rect.Dy())/float64(h)
 	r := image.Rect(int(float64(box.Min.X-1)*fx), int(float64(box.Min.Y-1)*fy), int(float64(box.Max.X+1)*fx), int(float64(box.Max.Y+1)*fy))
 	return r.Intersect(image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy())), true
+}
+
+// Bounds of extendPaper, in pixels of the shrunken image (about a millimetre each).
+const (
+	// paperRowShare: a row across the paper's columns this bright is paper (its print
+	// averages out at a millimetre a pixel).
+	paperRowShare = 0.5
+	// bandRowShare: a row this bright is no background (which has none), but may be a dark
+	// band across the paper (a barcode, a black bar) with the paper's margins beside it.
+	bandRowShare = 0.1
+	// maxBand: the widest dark band bridged; a receipt's barcode is 1 to 2 cm high.
+	maxBand = 30
+)
+
+// extendPaper widens the paper's box up and down over a dark band across the paper (a
+// barcode), when paper follows beyond it: the band splits the bright region, and the part
+// beyond it (a Lidl receipt's date line under its barcode) is too small to join it in
+// largestBright. Rows are judged across the box's columns at threshold t, not eroded: the
+// background has no bright pixel there, a band still shows the paper's margins.
+func extendPaper(g *image.Gray, box image.Rectangle, t uint8) image.Rectangle {
+	share := func(y int) float64 {
+		n := 0
+		for x := box.Min.X; x < box.Max.X; x++ {
+			if g.Pix[y*g.Stride+x] >= t {
+				n++
+			}
+		}
+		return float64(n) / float64(max(1, box.Dx()))
+	}
+	// edge walks from row y in step dir and answers the last paper row it reaches through
+	// bands, or -1 when none lies beyond the box.
+	edge := func(y, dir int) int {
+		last, band := -1, 0
+		for ; y >= g.Rect.Min.Y && y < g.Rect.Max.Y; y += dir {
+			switch v := share(y); {
+			case v >= paperRowShare:
+				last, band = y, 0
+			case v >= bandRowShare && band < maxBand:
+				band++
+			default:
+				return last
+			}
+		}
+		return last
+	}
+	if y := edge(box.Max.Y, 1); y >= 0 {
+		box.Max.Y = y + 1
+	}
+	if y := edge(box.Min.Y-1, -1); y >= 0 {
+		box.Min.Y = y
+	}
+	return box
 }
 
 // otsu is the threshold that best splits the grey levels inside box into two classes, and

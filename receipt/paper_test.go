@@ -78,3 +78,56 @@ func TestFindPaper(t *testing.T) {
 }
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
+
+// TestPaperPastBarcode: a receipt whose barcode runs across the paper above its last lines
+// (Lidl's: the date and time under the barcode), on a grey lid, is found down to its bottom
+// edge: the dark band splits the bright region, and the part under it is paper too.
+func TestPaperPastBarcode(t *testing.T) {
+	const name = "lidl_02032020_02_00716.jpg"
+	data, err := os.ReadFile(filepath.Join(scans, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, at, err := flatbed.Place(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bg := flatbed.Background(name); bg >= 200 {
+		t.Fatalf("background %d: the test wants a receipt on a grey lid", bg)
+	}
+	g, err := decodeImage(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := findPaper(g)
+	switch {
+	case !ok:
+		t.Errorf("the receipt at %v is not found", at)
+	case area(r.Intersect(at)) < area(at)*97/100:
+		t.Errorf("box %v cuts the receipt at %v", r, at)
+	case area(r) > area(at)*120/100:
+		t.Errorf("box %v is much larger than the receipt at %v", r, at)
+	}
+	// A synthetic band: paper, a black band with the paper's margins beside it, paper again,
+	// on a dark background; and the same band at the paper's end, with nothing after it.
+	s := image.NewGray(image.Rect(0, 0, 100, 200))
+	for i := range s.Pix {
+		s.Pix[i] = 60
+	}
+	fill := func(x0, y0, x1, y1 int, v uint8) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				s.Pix[y*s.Stride+x] = v
+			}
+		}
+	}
+	fill(20, 20, 80, 150, 240)
+	fill(25, 100, 75, 115, 20) // the barcode
+	if got := extendPaper(s, image.Rect(20, 20, 80, 100), 150); got != image.Rect(20, 20, 80, 150) {
+		t.Errorf("paper under a band: box %v, want (20,20)-(80,150)", got)
+	}
+	fill(20, 115, 80, 150, 60) // no paper under the band
+	if got := extendPaper(s, image.Rect(20, 20, 80, 100), 150); got != image.Rect(20, 20, 80, 100) {
+		t.Errorf("a band at the paper's end: box %v, want (20,20)-(80,100)", got)
+	}
+}

@@ -53,6 +53,9 @@ func parse(text string, now time.Time) (*Result, *parser) {
 	rates := tableRates(p.language())
 	completeVAT(r, partial, rates)
 	totalLine = p.breakdownDecides(r, partial, rates, totalLine)
+	if len(r.VAT) == 0 {
+		p.vatWithoutRate(r, rates)
+	}
 	r.tendered, r.change = p.tendered, p.change
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
@@ -192,7 +195,9 @@ var (
 	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
 	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
 	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
-	taxRE    = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%`)
+	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
+	// misreads the MwSt after it ("MASt").
+	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt`)
 )
 
 // total finds the amount paid: each line that names it votes with its keyword's score, a
@@ -586,7 +591,10 @@ func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
 				}
 				for _, a := range pv.amounts {
 					switch {
-					case a.Equal(rem) && rate.Equal(pv.rate): // the gross, at the rate printed
+					case a.Equal(rem) && rate.Equal(pv.rate) && !contradicts(pv.amounts, rem, vatOf(rem)):
+						// the gross, at the rate printed, unless the line's other figures say
+						// otherwise ("7,0% 0,36 6,47": 0,36 is the VAT of 5,47, not of 6,47, so
+						// one of the two is misread, and the total may be the one)
 						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(rem.Sub(vatOf(rem))), VAT: money(vatOf(rem)), Gross: money(rem)}, true
 					case a.LessThan(rem) && vatOf(rem).Sub(rem.Sub(a)).Abs().LessThanOrEqual(cent): // the net
 						line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(a), VAT: money(rem.Sub(a)), Gross: money(rem)}, true
@@ -607,6 +615,20 @@ func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
 		}
 		r.VAT = append(r.VAT, line)
 	}
+}
+
+// contradicts: a VAT line's amounts other than its gross hold one smaller than the gross that
+// is neither its VAT nor its net (to the cent): OCR misread a figure of the line, perhaps
+// the gross, which then confirms nothing.
+func contradicts(as []decimal.Decimal, gross, vat decimal.Decimal) bool {
+	cent := decimal.New(1, -2)
+	near := func(a, b decimal.Decimal) bool { return a.Sub(b).Abs().LessThanOrEqual(cent) }
+	for _, a := range as {
+		if a.Sign() > 0 && a.LessThan(gross) && !near(a, vat) && !near(a, gross.Sub(vat)) {
+			return true
+		}
+	}
+	return false
 }
 
 func orZero(s string, a, b int) string {
@@ -671,6 +693,45 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 	return line, false
 }
 
+// maxTaxAmounts bounds the amounts of tax lines vatWithoutRate tries against each other.
+const maxTaxAmounts = 12
+
+// vatWithoutRate reads the VAT of a receipt that prints no rate, only its VAT and net in
+// words ("Betrag enthält 3,26 € MwSt", "Netto: 46,64", a bookshop's card slip): among the
+// amounts of its tax lines, a VAT and a net that add up to the total to the cent and whose
+// ratio is one of rates (to the cent) are its one VAT line. The sum and the ratio are the
+// cross-check: two figures that pass both by chance are rare.
+func (p *parser) vatWithoutRate(r *Result, rates []decimal.Decimal) {
+	if !r.Data.Gross.Valid() {
+		return
+	}
+	gross := r.Data.Gross.Value()
+	var as []decimal.Decimal
+	for i, l := range p.lower {
+		if !taxRE.MatchString(l) {
+			continue
+		}
+		for _, a := range amounts(p.lines[i]) {
+			if v := a.v.Abs(); v.Sign() > 0 && v.LessThan(gross) && len(as) < maxTaxAmounts {
+				as = append(as, v)
+			}
+		}
+	}
+	cent := decimal.New(1, -2)
+	for _, rate := range rates {
+		for _, vat := range as {
+			net := gross.Sub(vat)
+			if !slices.ContainsFunc(as, net.Equal) {
+				continue
+			}
+			if net.Mul(rate).Div(decimal.NewFromInt(100)).Sub(vat).Abs().LessThanOrEqual(cent) {
+				r.VAT = []VATLine{{Rate: einvoice.NewDecimal(rate), Net: money(net), VAT: money(vat), Gross: money(gross)}}
+				return
+			}
+		}
+	}
+}
+
 // amountsFromVAT fills net and VAT from the breakdown when its gross matches the total.
 func (p *parser) amountsFromVAT(r *Result) {
 	if !r.Data.Gross.Valid() || len(r.VAT) == 0 {
@@ -697,6 +758,14 @@ var (
 	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
 	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
+
+	// A receipt's footer prints its date and time side by side ("02.05.2020 16:39"); OCR
+	// drops a space or a dot in it. gluedTimeRE: the year runs into the hour
+	// ("02.05.202016:39", "29.02.2014:52" = 29.02.20 14:52); noDotDateRE: the dot after the
+	// day is lost ("0203.20 15:59"). Both are read only when the time that follows vouches
+	// for them, and only when no date is read cleanly.
+	gluedTimeRE = lazyre.New(`(?:^|[^\d])([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2}|\d{2})(?:[01]\d|2[0-3]):[0-5]\d`)
+	noDotDateRE = lazyre.New(`(?:^|[^\d.,])([0-3]\d)([01]\d)[.]((?:19|20)\d{2}|\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
 )
 
 // date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
@@ -734,6 +803,20 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			}
 		}
 	}
+	glued := false // the date is read from a footer whose separator OCR lost
+	if len(cands) == 0 {
+		for i, l := range p.lines {
+			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE} {
+				for _, m := range re.FindAllStringSubmatch(l, -1) {
+					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
+						cands = append(cands, cand{d, i, false})
+						count[d]++
+						glued = true
+					}
+				}
+			}
+		}
+	}
 	if len(cands) == 0 && len(future) > 0 {
 		// Only a future date: report it with low confidence; the plausibility check flags it.
 		cands = future[:1]
@@ -757,6 +840,11 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	}
 	if count[best.d] == len(cands) && len(cands) > 1 {
 		conf = 0.95
+	}
+	if glued {
+		// Read where OCR garbled the line: worth having, but uncertain (a line that lost a
+		// dot may have lost a digit too).
+		conf = 0.5
 	}
 	clock := ""
 	for _, i := range []int{best.line, best.line - 1, best.line + 1} {
@@ -879,7 +967,7 @@ func (p *parser) items(totalLine int) []Item {
 			}
 		}
 		desc := strings.TrimSpace(l[:as[0].start])
-		if skip || !hasLetters(desc, 3) || strings.Contains(low, "eur/kg") || strings.HasPrefix(low, "tel") {
+		if skip || !hasLetters(desc, 3) || strings.Contains(low, "eur/kg") || strings.HasPrefix(low, "tel") || hoursRE.MatchString(low) {
 			continue
 		}
 		total := as[len(as)-1].v
@@ -919,6 +1007,11 @@ func (p *parser) items(totalLine int) []Item {
 	}
 	return out
 }
+
+// hoursRE is a shop's opening hours in its header ("MO.-SA. 9.00 Uhr - 20.00 Uhr", read
+// "MÜ.-SA 20,00 €"): a range of weekdays, or the word for them; its times read as amounts
+// and are no item.
+var hoursRE = lazyre.New(`(?:^|[^\pL])(?:m[oöü]|di|mi|do|fr|sa|so)[.,]?\s?[-–]\s?(?:m[oöü]|di|mi|do|fr|sa|so)(?:[^\pL]|$)|öffnungszeit|opening hours`)
 
 func cleanDesc(s string) string {
 	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), "xX*.:-"))

@@ -155,6 +155,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("ZU ZAHLEN EURO 24,23\nBAR 40,00\nRÜCKGELD 15,77\nC 7,00% 18,38 1,21 19,59")
 	f.Add("Datum: 15.04.202C 16:14\nSumme 1.234,56")
 	f.Add(strings.Repeat("9", 100) + ",99 % 99,99 %")
+	f.Add("Datum Zeit\n02.05.202016:3936192424245\n0203.20 15:59\nMÜ.-SA 20,00 €")
+	f.Add("EC-Karte € 49,90\nBetrag enthält 3,26 € MwSt\nNetto: 46,64\nSUMME EUR 6.47\nE 7,0% 0,36 Bi 6,47")
 	f.Add("SUMME 28,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\nIncl. 19,00% Mwst 1,00\nNetto 5,26")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Parse(s, now)
@@ -202,9 +204,12 @@ func TestCurrencyWords(t *testing.T) {
 func TestMisreadBrand(t *testing.T) {
 	for text, want := range map[string]string{
 		"I (lf Thom we\nMerktkauf Lehr\nSUMME 28,81\nwww merktkauf-lahr de": "Marktkauf",
-		"Rossmenn\nTotal 1,95":           "Rossmann",
-		"Hombech Baumarkt\nSumme 152,00": "",
-		"Tkea\nSumme 134,39":             "",
+		"Rossmenn\nTotal 1,95":                         "Rossmann",
+		"Hombech Baumarkt\nSumme 152,00":               "",
+		"Tkea\nSumme 134,39":                           "",
+		"TKEA Deutschland GmbH & Co. KG\nSumme 134,39": "IKEA", // a legal name's first word
+		"Kauf bei Tkea GmbH\nSumme 134,39":             "",     // not the first word
+		"Tkea Deutschland\nSumme 134,39":               "",     // no legal form
 	} {
 		b, _ := findBrand(strings.ToLower(text))
 		got := ""
@@ -217,5 +222,20 @@ func TestMisreadBrand(t *testing.T) {
 	}
 	if r := Parse("I (lf Thom we\nMerktkauf Lehr\nSUMME EUR 28,81", now); r.Data.Issuer != "Marktkauf" {
 		t.Errorf("issuer %q", r.Data.Issuer)
+	}
+}
+
+// TestOpeningHoursNoItem: a header's opening hours, as OCR reads them, are no items; the
+// items under them are.
+func TestOpeningHoursNoItem(t *testing.T) {
+	for _, hours := range []string{"MO.-SA. 9.00 Uhr - 20.00 Uhr", "MÜ.-SA 20,00 €", "MO,-SA. 9,00 Uhr - 20.00 Uhr", "Öffnungszeiten 8,00 - 20,00"} {
+		r := Parse("ALDI SÜD\n"+hours+"\nMOSER ROTH PREMIUM 1,09 C\nBananen 0,99 A\nSUMME 2,08", now)
+		var got []string
+		for _, it := range r.Items {
+			got = append(got, it.Description+" "+it.Total.String())
+		}
+		if strings.Join(got, "; ") != "MOSER ROTH PREMIUM 1.09; Bananen 0.99" {
+			t.Errorf("%q: items %q", hours, got)
+		}
 	}
 }

@@ -39,6 +39,31 @@ func TestVATLayouts(t *testing.T) {
 			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
 				"innergemeinschaftliche      2.000,00      0      0,00\nBruttosumme 2.000,00\n",
 			"0:2000.00/0.00/2000.00"},
+		"gross only, completed at its rate": {
+			"zu zahlen 12,90\nMWST% MWST + Netto = Brutto\nB 7% 12,90\n",
+			"7:12.06/0.84/12.90"},
+		// The total misread (6,47 for 5,47): the line's VAT 0,36 is 5,47's at 7 %, so the
+		// line does not confirm 6,47 by the gross it repeats.
+		"the line's VAT contradicts the total": {
+			"SUMME EUR 6.47\nMehrwertst. ohne MwSt mit MwSt\nE 7,0% 0,36 Bi 6,47\n",
+			""},
+		"the line's VAT and gross agree": {
+			"SUMME EUR 5,47\nMehrwertst. ohne MwSt mit MwSt\nE 7,0% 0,36 Bi 5,47\n",
+			"7:5.11/0.36/5.47"},
+		"no rate printed, VAT and net in words": {
+			"EC-Karte € 49,90\nBetrag enthält 3,26 € MwSt\nNetto: 46,64\n",
+			"7:46.64/3.26/49.90"},
+		"no rate printed, VAT and net on one line": {
+			"EC-Karte € 49,90\nBetrag enthält. 3,26 € MASt;\ni Th = 3,26 Netto: 46,64\n",
+			"7:46.64/3.26/49.90"},
+		// "enthält" says the amount is VAT, though OCR misread MwSt: no total, and the VAT.
+		"no rate printed, MwSt misread": {
+			"Betrag enthält 3,26 € MASt\nEC-Karte € 49,90\nNetto: 46,64\n",
+			"7:46.64/3.26/49.90"},
+		// Net and VAT that add up to the total but fit no rate: no line.
+		"no rate printed, figures fit none": {
+			"EC-Karte € 49,90\nBetrag enthält 4,00 € MwSt\nNetto: 45,90\n",
+			""},
 		// Two amounts whose ratio happens to be a rate, outside any VAT table: no line.
 		"no table": {
 			"Pfand 0,25\nBanane 1,32\nSumme 1,57\n",

@@ -1,0 +1,120 @@
+package receipt
+
+import (
+	"context"
+	"image"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/engine/tesseract"
+)
+
+// TestGluedDates: a footer's date whose separator OCR lost, next to its time, is read when
+// no date reads cleanly; a clean date elsewhere wins, and a figure that only looks like a
+// glued date without a time is none.
+func TestGluedDates(t *testing.T) {
+	for text, want := range map[string]string{
+		"Datum Zeit BonNr\n02.05.202016:3936192424245 3351":         "2020-05-02", // the year runs into the hour
+		"SUMME 5,47\n29.02.2014:52 86651050263":                     "2020-02-29", // a two-digit year into the hour
+		"Summe 7,16\n3182 748433701 0203.20 15:59":                  "2020-03-02", // the day's dot lost
+		"Summe 7,16\n0203.20 15:59\nDatum 04.03.2020":               "2020-03-04", // a clean date wins
+		"Summe 1234,56\nBetrag 1234.56 12:30":                       "",           // no day 12 of month 34
+		"Summe 7,16\n0203.20 Punkte":                                "",           // no time vouches for it
+		"Summe 7,16\nKarte 12.0203.20 15:59":                        "",           // part of a longer number
+		"Summe 7,16\n02.05.2099 16:39\n":                            "2099-05-02", // only a future date: kept, flagged
+		"Datum Zeit\n02.05.209916:39":                               "",           // a glued future date is none
+		"SUMME 19.99\nMWST 19.00 % 16.80 3.19\n02.08.2020 16:39 36": "2020-08-02",
+	} {
+		r := Parse(text, now)
+		if string(r.Data.Date) != want {
+			t.Errorf("%q: date %q, want %q", text, r.Data.Date, want)
+		}
+		// A date read from a garbled footer is flagged for a look.
+		if glued := !dateRE.MatchString(text); want != "" && glued != (r.Confidence.Date < einvoice.Uncertain) {
+			t.Errorf("%q: date confidence %v", text, r.Confidence.Date)
+		}
+	}
+}
+
+// TestDatePlausible: a date in the future, or one on which the VAT rates read did not hold
+// (Germany's 16 % and 5 % from July to December 2020, 19 % and 7 % otherwise), is ruled out.
+func TestDatePlausible(t *testing.T) {
+	r := Parse("SUMME 19.99\nMWST 19.00 % 16.80 3.19 19.99", now)
+	if len(r.VAT) != 1 || r.VAT[0].Rate.String() != "19" {
+		t.Fatalf("breakdown %+v", r.VAT)
+	}
+	for date, want := range map[string]bool{"2020-05-02": true, "2020-08-02": false, "2021-01-02": true, "2070-04-23": false, "": false} {
+		if got := datePlausible(einvoice.Date(date), r.VAT, "", now); got != want {
+			t.Errorf("%s with 19 %%: plausible %v, want %v", date, got, want)
+		}
+	}
+	r = Parse("SUMME 10,00\nMWST 16 % 8,62 1,38 10,00", now)
+	if datePlausible("2020-05-02", r.VAT, "DE", now) || !datePlausible("2020-08-02", r.VAT, "DE", now) {
+		t.Errorf("16 %% in May and August 2020: %+v", r.VAT)
+	}
+	// Austria's 20 % held in the second half of 2020 as before.
+	at := []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(20))}}
+	if !datePlausible("2020-08-02", at, "AT", now) {
+		t.Error("20 % in Austria in August 2020")
+	}
+}
+
+// TestImplausibleDateReadAgain: a date the VAT rates rule out (August 2020 with 19 %) sends
+// the receipt to the second reading, whose date is taken when the rates allow it; a
+// plausible second date does not replace a plausible first.
+func TestImplausibleDateReadAgain(t *testing.T) {
+	first := "toom Baumarkt\nSUMME EUR 19.99\nGEGEBEN BAR 20.00\nRUCKGELD EUR 0.01\nMWST-CODE NETTO MWST\n19.00 % 16.80 3.19 19.99\nDatum Zeit\n02.08.2020 16:39"
+	for _, c := range []struct {
+		first, second, want string
+		read                bool
+	}{
+		{first, "Datum Zeit\n02.05.202016:39", "2020-05-02", true},
+		{first, "Datum Zeit\n02.09.2020 16:39", "2020-08-02", true}, // no better: Tesseract's stays
+		{strings.Replace(first, "02.08.2020", "02.03.2020", 1), "02.05.2020 16:39", "2020-03-02", false},
+		{strings.Replace(first, "02.08.2020", "23.04.2070", 1), "23.04.2020 09:59", "2020-04-23", true},
+	} {
+		sec := &fixedReader{text: c.second}
+		e := &Extractor{OCR: fixedOCR{c.first}, Second: sec, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(r.Data.Date) != c.want || sec.calls > 0 != c.read {
+			t.Errorf("%q then %q: date %s (want %s), read again %d times", c.first, c.second, r.Data.Date, c.want, sec.calls)
+		}
+	}
+}
+
+type fixedOCR struct{ text string }
+
+func (o fixedOCR) Read(context.Context, []byte, tesseract.Options) (*tesseract.Page, error) {
+	return &tesseract.Page{Text: o.text, Confidence: 90, Words: 40}, nil
+}
+
+func (fixedOCR) Orientation(context.Context, []byte) (int, float64, error) { return 0, 0, nil }
+
+type fixedReader struct {
+	text  string
+	calls int
+}
+
+func (r *fixedReader) Read(context.Context, []byte) (string, error) {
+	r.calls++
+	return r.text, nil
+}
+
+func blankPNG(t *testing.T) []byte {
+	g := image.NewGray(image.Rect(0, 0, 200, 600))
+	for i := range g.Pix {
+		g.Pix[i] = 240
+	}
+	b, err := encodePNG(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
