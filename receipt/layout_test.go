@@ -266,3 +266,39 @@ func TestOCRBullets(t *testing.T) {
 		t.Error("one e is no bullet")
 	}
 }
+
+// TestTableOverPageBreak: a table whose amount column is headed "Entgelt" and which a page
+// break cuts: its second row stands at the top of the next page without a header, and is
+// read in the columns of the header above, down to the payment terms. A next page that
+// repeats the header is read from its own header, not twice.
+func TestTableOverPageBreak(t *testing.T) {
+	first := page(
+		testpdf.At{X: 50, Y: 700, Text: "Pos"}, testpdf.At{X: 150, Y: 700, Text: "Beschreibung"}, testpdf.At{X: 244, Y: 700, Text: "Nettopreis"},
+		testpdf.At{X: 358, Y: 700, Text: "Menge"}, testpdf.At{X: 440, Y: 700, Text: "Steuer"}, testpdf.At{X: 505, Y: 700, Text: "Entgelt"},
+		testpdf.At{X: 55, Y: 735, Text: "1"}, testpdf.At{X: 150, Y: 735, Text: "Grundpreis"}, testpdf.At{X: 270, Y: 735, Text: "3,90"},
+		testpdf.At{X: 362, Y: 735, Text: "1 Stk"}, testpdf.At{X: 420, Y: 735, Text: "7 % VAT"}, testpdf.At{X: 520, Y: 735, Text: "3,90"},
+	)
+	second := page(
+		testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
+		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 420, Y: 60, Text: "7 % VAT"}, testpdf.At{X: 515, Y: 60, Text: "13,00"},
+		testpdf.At{X: 50, Y: 160, Text: "Zahlungsbedingungen:"},
+		testpdf.At{X: 360, Y: 180, Text: "2 Raten"}, testpdf.At{X: 515, Y: 180, Text: "9,04"},
+	)
+	fitting, all := layoutLines(newLayout([]poppler.LayoutPage{first, second}), true)
+	if len(fitting) != 1 || fitting[0].Description != "Grundpreis" {
+		t.Errorf("fitting %+v", fitting)
+	}
+	if len(all) != 2 || all[1].Description != "Stadtfahrt" || all[1].Quantity.String() != "6" || all[1].Total.String() != "13.00" || all[1].UnitPrice.String() != "2.00" {
+		t.Errorf("all %+v", all)
+	}
+	// The next page repeats the header: its row is read once, from its own header.
+	repeated := page(append([]testpdf.At{
+		{X: 50, Y: 40, Text: "Pos"}, {X: 150, Y: 40, Text: "Beschreibung"}, {X: 244, Y: 40, Text: "Nettopreis"},
+		{X: 358, Y: 40, Text: "Menge"}, {X: 440, Y: 40, Text: "Steuer"}, {X: 505, Y: 40, Text: "Entgelt"},
+	}, testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
+		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 515, Y: 60, Text: "12,00"})...)
+	fitting, all = layoutLines(newLayout([]poppler.LayoutPage{first, repeated}), true)
+	if len(fitting) != 2 || len(all) != 2 || all[1].Total.String() != "12.00" {
+		t.Errorf("repeated header: fitting %+v, all %+v", fitting, all)
+	}
+}

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -15,9 +16,11 @@ import (
 // the table starts with a quantity in its column, and its price and amount stand in theirs
 // on the row or a little under it (a layout that sets the amount a line lower).
 var (
-	qtyHeadRE    = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
-	priceHeadRE  = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|prix\s+ht\b)`)
+	qtyHeadRE   = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
+	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
+	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
+	// amount column of the standard's own viewers.
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|prix\s+ht\b)`)
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
@@ -51,11 +54,12 @@ func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x
 // column left empty): those count only when all of them add up to the line total, a
 // stronger check than one row's product.
 func layoutLines(l *layout, comma bool) (fitting, all []Item) {
-	for _, segs := range l.pages {
+	for pi, segs := range l.pages {
 		if len(segs) > maxStackSegments {
 			continue
 		}
 		tables := 0
+		var withNext []segment
 		for i, s := range segs {
 			if !qtyHeadRE.MatchString(s.text) || len(all) >= maxTableRows {
 				continue
@@ -63,12 +67,57 @@ func layoutLines(l *layout, comma bool) (fitting, all []Item) {
 			if tables++; tables > 10 {
 				break // a page's tables: one, perhaps a few, not a page of headers
 			}
-			fit, rows := readTable(segs, i, comma)
+			if withNext == nil {
+				withNext = continued(l, pi)
+			}
+			fit, rows := readTable(withNext, i, comma)
 			fitting = append(fitting, fit...)
 			all = append(all, rows...)
 		}
 	}
 	return fitting, all
+}
+
+// maxContinuedPages bounds the pages a table is followed onto.
+const maxContinuedPages = 3
+
+// continued is page pi's segments followed by those of the next pages, each set under the
+// one before it (its Y shifted by the heights of the pages above): a table that a page
+// break cuts goes on at the top of the next page without its header, and its rows there are
+// read in the columns of the header above. A following page stops where a quantity header
+// of its own starts (a table that repeats its header is read from that header) and the
+// pages after it are not added.
+func continued(l *layout, pi int) []segment {
+	segs := l.pages[pi]
+	offset := 0.0
+	for next := pi + 1; next < len(l.pages) && next <= pi+maxContinuedPages; next++ {
+		if len(l.pages[next]) > maxStackSegments {
+			break
+		}
+		if next-1 < len(l.height) {
+			offset += l.height[next-1]
+		}
+		if offset <= 0 {
+			break // no page height to set the pages one under the other
+		}
+		if len(segs) == len(l.pages[pi]) {
+			segs = slices.Clone(segs)
+		}
+		header := false
+		for _, s := range l.pages[next] {
+			if qtyHeadRE.MatchString(s.text) {
+				header = true
+				break
+			}
+			s.Y0 += offset
+			s.Y1 += offset
+			segs = append(segs, s)
+		}
+		if header {
+			break
+		}
+	}
+	return segs
 }
 
 // readTable reads the table whose quantity header is segs[q]: the rows whose figures fit,
