@@ -72,7 +72,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	// The layout: a text PDF's word boxes from poppler, a scan's from Tesseract.
 	var lay *layout
 	if src == "PDF_TEXT" {
-		lay = e.readLayout(ctx, data)
+		if lay = e.readLayout(ctx, data); lay != nil {
+			text = lay.mendSplitWords(text)
+		}
 	} else if len(ocrWords) > 0 {
 		lay = newLayout(ocrWords)
 	}

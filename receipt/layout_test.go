@@ -302,3 +302,36 @@ func TestTableOverPageBreak(t *testing.T) {
 		t.Errorf("repeated header: fitting %+v, all %+v", fitting, all)
 	}
 }
+
+// TestMendSplitWords: pdftotext reports a word of a font whose glyph widths do not match
+// its advances as two words a hair apart ("Zahlbetr ag"); the layout and the text lines
+// get the word back, so its label is found. Words a space apart, and a letter a hair from
+// a figure or a colon, stay as they are.
+func TestMendSplitWords(t *testing.T) {
+	w := func(x0, x1, y float64, s string) poppler.Word {
+		return poppler.Word{Box: poppler.Box{X0: x0, Y0: y, X1: x1, Y1: y + 8.85}, Text: s}
+	}
+	line := func(ws ...poppler.Word) poppler.Block { return poppler.Block{Lines: []poppler.Line{{Words: ws}}} }
+	p := poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{
+		line(w(298.58, 334.26, 259.4, "Zahlbetr"), w(335.33, 345.07, 259.4, "ag"), w(527.1, 549.1, 259.4, "470,15")),
+		line(w(43.95, 57.66, 305.7, "Ver"), w(58.73, 85.24, 305.7, "käufer"), w(86.31, 89.01, 305.7, ":")),
+		line(w(298.58, 374.34, 200.3, "Rechnungssumme"), w(376.82, 396.86, 200.3, "ohne"), w(399.3, 417.44, 200.3, "USt.")),
+		line(w(100, 120, 400, "Nr"), w(121, 140, 400, "4711")),
+	}}
+	l := newLayout([]poppler.LayoutPage{p})
+	text := "Rechnungssumme ohne USt.    624,90\nZahlbetr ag      470,15\nVer käufer :\nNr 4711\n"
+	got := l.mendSplitWords(text)
+	if want := "Rechnungssumme ohne USt.    624,90\nZahlbetrag      470,15\nVerkäufer :\nNr 4711\n"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	var segs []string
+	for _, s := range l.pages[0] {
+		segs = append(segs, s.text)
+	}
+	if strings.Join(segs, "|") != "Rechnungssumme ohne USt.|Zahlbetrag|470,15|Verkäufer :|Nr 4711" {
+		t.Errorf("segments %q", segs)
+	}
+	if inv := parseInvoice(got, now, l); inv.Totals.AmountDue.String() != "470.15" {
+		t.Errorf("amount due %q", inv.Totals.AmountDue)
+	}
+}
