@@ -269,14 +269,16 @@ func TestOCRBullets(t *testing.T) {
 
 // TestTableOverPageBreak: a table whose amount column is headed "Entgelt" and which a page
 // break cuts: its second row stands at the top of the next page without a header, and is
-// read in the columns of the header above, down to the payment terms. A next page that
-// repeats the header is read from its own header, not twice.
+// read in the columns of the header above, down to the payment terms. The first row stands
+// as close under the header as a header's second line would, its name ("Grundpreis")
+// saying price too: the price column is the header's. A next page that repeats the header
+// is read from its own header, not twice.
 func TestTableOverPageBreak(t *testing.T) {
 	first := page(
 		testpdf.At{X: 50, Y: 700, Text: "Pos"}, testpdf.At{X: 150, Y: 700, Text: "Beschreibung"}, testpdf.At{X: 244, Y: 700, Text: "Nettopreis"},
 		testpdf.At{X: 358, Y: 700, Text: "Menge"}, testpdf.At{X: 440, Y: 700, Text: "Steuer"}, testpdf.At{X: 505, Y: 700, Text: "Entgelt"},
-		testpdf.At{X: 55, Y: 735, Text: "1"}, testpdf.At{X: 150, Y: 735, Text: "Grundpreis"}, testpdf.At{X: 270, Y: 735, Text: "3,90"},
-		testpdf.At{X: 362, Y: 735, Text: "1 Stk"}, testpdf.At{X: 420, Y: 735, Text: "7 % VAT"}, testpdf.At{X: 520, Y: 735, Text: "3,90"},
+		testpdf.At{X: 55, Y: 728, Text: "1"}, testpdf.At{X: 150, Y: 728, Text: "Grundpreis"}, testpdf.At{X: 270, Y: 728, Text: "3,90"},
+		testpdf.At{X: 362, Y: 728, Text: "1 Stk"}, testpdf.At{X: 420, Y: 728, Text: "7 % VAT"}, testpdf.At{X: 520, Y: 728, Text: "3,90"},
 	)
 	second := page(
 		testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},

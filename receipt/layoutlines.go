@@ -127,8 +127,11 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
 	var price, amount, desc column
-	bottom := head.Y1
+	var priceBottom, amountBottom, descBottom float64
+	priceDist := math.Inf(1)
 	// The header's other cells: on the quantity's row or the rows just over or under it.
+	// Of the price's the one nearest the quantity's row: the first row may stand as close
+	// under the header as its second line, and its name may say "price" too ("Grundpreis").
 	for _, s := range segs {
 		if s.Y1 < head.Y0-2*h || s.Y0 > head.Y1+2*h || s.X0 == head.X0 && s.Y0 == head.Y0 {
 			continue
@@ -138,18 +141,19 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			if !amount.ok || s.X0 > amount.x0 {
 				amount = column{s.X0, s.X1, true}
 			}
+			amountBottom = max(amountBottom, s.Y1)
 		case priceHeadRE.MatchString(s.text):
-			price = column{s.X0, s.X1, true}
+			if d := math.Abs(s.Y0 - head.Y0); d < priceDist {
+				price, priceBottom, priceDist = column{s.X0, s.X1, true}, s.Y1, d
+			}
 		case descHeadRE.MatchString(s.text) && !desc.ok:
-			desc = column{s.X0, s.X1, true}
-		default:
-			continue
+			desc, descBottom = column{s.X0, s.X1, true}, s.Y1
 		}
-		bottom = max(bottom, s.Y1)
 	}
 	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
 		return nil, nil
 	}
+	bottom := max(head.Y1, priceBottom, amountBottom, descBottom)
 	// The rows: each starts at a quantity in its column, down to the table's end.
 	var anchors []int
 	end := math.Inf(1)
