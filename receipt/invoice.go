@@ -271,8 +271,12 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	// Labelled totals, value beside or below the label, win where they agree (net + VAT =
 	// gross) or where the lines above found nothing; the amount due is its own figure.
-	if net, vat, gross, due := labelledTotals(p.lines).choose(); net != nil || gross != nil {
+	found := labelledTotals(p.lines)
+	if net, vat, gross, due := found.choose(); net != nil || gross != nil {
 		agree := net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(decimal.New(2, -2))
+		if n, v, g, ok := found.creditNote(); !agree && ok {
+			net, vat, gross, agree = n, v, g, true
+		}
 		set := func(d *einvoice.Decimal, v *decimal.Decimal) {
 			if v != nil && (agree || !d.Valid()) {
 				*d = money(*v)

@@ -211,3 +211,15 @@ Name: Someone Else`, "\n"))
 		t.Error("headings without umlauts")
 	}
 }
+
+// TestCreditNoteTotalsText: a credit note whose VAT lost its sign in the text lines (the
+// minus on the line of the label's wrapped currency) gets it from the net and the total,
+// which agree with it as magnitudes.
+func TestCreditNoteTotalsText(t *testing.T) {
+	text := "Gutschrift Nr. RK-1\nPositionssumme   -7,90\nGesamtbetrag der Abschläge   0,23\nRechnungssumme ohne USt.   -7,67\n" +
+		"                 EUR   -\nSteuerbetrag in\n                      1,12\nBruttosumme   -8,79\nZahlbetrag   -8,79\n"
+	inv := ParseInvoice(text, now)
+	if tt := inv.Totals; tt.NetTotal.String() != "-7.67" || tt.VATTotal.String() != "-1.12" || tt.GrossTotal.String() != "-8.79" || tt.AmountDue.String() != "-8.79" {
+		t.Errorf("totals %+v", tt)
+	}
+}

@@ -237,25 +237,13 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		}
 	}
 	if !agree(net, vat, gross) {
-		// A credit note may print its total negative and its VAT without the sign
-		// ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC -233,47 €"): the figures
-		// agree as magnitudes, and the negative total gives them all their sign.
-		negative := slices.ContainsFunc(found.gross, func(d decimal.Decimal) bool { return d.Sign() < 0 })
-		abs := func(vs []decimal.Decimal) []decimal.Decimal {
-			out := make([]decimal.Decimal, len(vs))
-			for i, v := range vs {
-				out[i] = v.Abs()
-			}
-			return out
-		}
-		net, vat, gross, _ = totalsFound{net: abs(found.net), vat: abs(found.vat), gross: abs(found.gross)}.choose()
-		if !negative || !agree(net, vat, gross) {
+		// A credit note's figures agree as magnitudes (totalsFound.creditNote).
+		var ok bool
+		if net, vat, gross, ok = found.creditNote(); !ok {
 			return
 		}
-		n, v, g := net.Neg(), vat.Neg(), gross.Neg()
-		net, vat, gross = &n, &v, &g
-		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(g.Abs()) {
-			t.AmountDue = money(g)
+		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(gross.Abs()) {
+			t.AmountDue = money(*gross)
 		}
 	}
 	t.NetTotal, t.VATTotal, t.GrossTotal = money(*net), money(*vat), money(*gross)

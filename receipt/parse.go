@@ -445,8 +445,9 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 			}
 			continue
 		}
-		if negative(amounts(rest)) {
-			// A credit note's table: every figure negative.
+		if signed := amounts(rest); negative(signed) || printedNegative(signed, line.Net) && (line.VAT.Value().IsZero() || printedNegative(signed, line.VAT)) {
+			// A credit note's table: every figure negative, or the net and VAT read (an
+			// allowance's column beside them may print its figure positive).
 			line.Net, line.VAT, line.Gross = neg(line.Net), neg(line.VAT), neg(line.Gross)
 		}
 		if code == "" && !hasRate {
@@ -490,6 +491,23 @@ func negative(as []amount) bool {
 		}
 	}
 	return len(as) > 0
+}
+
+// printedNegative: the line prints d's figure with a minus sign, and not also without.
+func printedNegative(as []amount, d einvoice.Decimal) bool {
+	if !d.Valid() {
+		return false
+	}
+	minus := false
+	for _, a := range as {
+		if a.v.Abs().Equal(d.Value().Abs()) {
+			if a.v.Sign() > 0 {
+				return false
+			}
+			minus = minus || a.v.Sign() < 0
+		}
+	}
+	return minus
 }
 
 func neg(d einvoice.Decimal) einvoice.Decimal {
@@ -652,23 +670,35 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 			}
 		}
 	}
+	// Of the pairs that fit, the one printed closest together (a table sets a rate's
+	// figures in neighbouring columns: "Warenwert -2,90 | Zu-/Abschlag 0,08 |
+	// Steuerbasis -2,82 | 7 | -0,20", where 2,90 fits 0,20 at 7 % too), then the one of the
+	// largest net: two cents of slack let small figures fit by chance (0,15 VAT of a 0,77
+	// net at 19 % beside the net 4,85 and its VAT 0,92), large ones hardly.
+	found, apart := false, 0
 	for i := range as {
 		for j := range as {
 			if i == j {
 				continue
 			}
 			a, b := as[i], as[j]
+			var net, vat decimal.Decimal
 			switch {
 			case fits(a, b) && (b.Sign() > 0 || rate.IsZero()): // net, VAT (none at 0 %)
-				line.Net, line.VAT, line.Gross = money(a), money(b), money(a.Add(b))
-				return line, true
+				net, vat = a, b
 			case b.GreaterThan(a) && fits(b.Sub(a), a) && a.Sign() > 0: // VAT, gross
-				line.Net, line.VAT, line.Gross = money(b.Sub(a)), money(a), money(b)
-				return line, true
+				net, vat = b.Sub(a), a
+			default:
+				continue
+			}
+			d := max(i-j, j-i)
+			if !found || d < apart || d == apart && net.GreaterThan(line.Net.Value()) {
+				line.Net, line.VAT, line.Gross = money(net), money(vat), money(net.Add(vat))
+				found, apart = true, d
 			}
 		}
 	}
-	return line, false
+	return line, found
 }
 
 // amountsFromVAT fills net and VAT from the breakdown when its gross matches the total.

@@ -35,6 +35,13 @@ func TestVATLayouts(t *testing.T) {
 			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
 				"Umsatzsteuer (S)      -4,85      19      -0,92\nBruttosumme -5,77\n",
 			"19:-4.85/-0.92/-5.77"},
+		// A credit note's rows with the allowance's column beside the figures, printed
+		// positive: 0,15 at 19 % would fit a net of 0,77 and 2,90 at 7 % the VAT 0,20 too;
+		// the net and VAT stand side by side and keep their sign.
+		"credit note with allowances": {
+			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Zu-/Abschlag   Steuerbasisbetrag   USt. %   USt.-Betrag\n" +
+				"VAT (S)   -5,00   0,15   -4,85   19   -0,92\nVAT (S)   -2,90   0,08   -2,82   7   -0,20\nBruttosumme -8,79\n",
+			"19:-4.85/-0.92/-5.77 7:-2.82/-0.20/-3.02"},
 		"exempt row": {
 			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
 				"innergemeinschaftliche      2.000,00      0      0,00\nBruttosumme 2.000,00\n",
