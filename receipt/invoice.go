@@ -225,6 +225,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	slices.SortStableFunc(ibans, func(a, b []string) int {
 		return cmp.Compare(ibanRank(b[1]), ibanRank(a[1]))
 	})
+	labelled := "" // a misread IBAN right after its label, none of whose readings fits
 	if len(ibans) == 0 || ibanRank(ibans[0][1]) == 0 {
 		// Only after the word IBAN on its line: a misread is corrected where the document
 		// says an IBAN stands, not guessed from any code of an IBAN's shape (one in 97 of
@@ -236,12 +237,22 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			}
 			if c := correctIBAN(all[m[2]:m[3]]); c != "" {
 				ibans = slices.Insert(ibans, 0, []string{c, c})
+				labelled = ""
 				break
 			}
+			if labelled == "" && labelledIBAN(all[:m[3]], all[m[2]:m[3]]) {
+				labelled = checkDigits(all[m[2]:m[3]])
+			}
+		}
+		if labelled != "" && len(ibans) == 0 {
+			// None whose check digits fit: the one right after the word IBAN, its check
+			// digits read as digits, as the text of a PDF gives it (labelledIBAN; a
+			// sample's made-up account, or a misread digit): uncertain, not missing.
+			ibans = [][]string{{labelled, labelled}}
 		}
 	}
 	for _, m := range ibans {
-		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) {
+		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) || m[1] == labelled && labelled != "" {
 			ct := einvoice.CreditTransfer{AccountID: iban, AccountName: inv.Seller.Name}
 			if b := bicRE.FindStringSubmatch(all); b != nil {
 				ct.ServiceProvider = strings.ToUpper(b[1])
@@ -429,6 +440,30 @@ func dateOf(s string) einvoice.Date {
 		}
 	}
 	return ""
+}
+
+// checkDigits is an IBAN as OCR read it with its check digits, which must be digits, read
+// as the digits their letters look like ("DEI2" for DE12), lower-case o and l as 0 and 1,
+// without spaces; "" when it is then no IBAN's shape.
+func checkDigits(s string) string {
+	b := []byte(strings.ReplaceAll(s, " ", ""))
+	for i, c := range b {
+		switch {
+		case c == 'o':
+			b[i] = '0'
+		case c == 'l':
+			b[i] = '1'
+		case i >= 2 && i < 4 && c >= 'A' && c <= 'Z':
+			if d, ok := ibanConfusable[c]; ok {
+				b[i] = d
+			}
+		}
+	}
+	iban := string(b)
+	if m := ibanRE.FindString(iban); m != iban {
+		return ""
+	}
+	return iban
 }
 
 // ibanRank orders IBAN candidates: check digits that fit first.

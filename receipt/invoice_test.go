@@ -177,6 +177,17 @@ func TestCorrectIBAN(t *testing.T) {
 	if len(inv.Payment.CreditTransfers) != 0 {
 		t.Errorf("unlabelled: %+v", inv.Payment)
 	}
+	// Right after its label, none of its readings fitting (a sample's made-up account,
+	// too short for Germany): taken as labelled, its check digits read as digits, as a
+	// text PDF's labelled IBAN is; the readings call it uncertain.
+	inv = ParseInvoice("Rechnung Nr. 1\nVerkaufer-IBAN :DEI2 1234 4321 9876 00\n", now)
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE1212344321987600" {
+		t.Errorf("labelled, not fitting: %+v", inv.Payment)
+	}
+	inv = ParseInvoice("Rechnung Nr. 1\nVorgang DEI2 1234 4321 9876 00\n", now)
+	if len(inv.Payment.CreditTransfers) != 0 {
+		t.Errorf("unlabelled, not fitting: %+v", inv.Payment)
+	}
 	if got := layoutIBAN(": DEO2 1203 0000 0000 2020 51"); got != "DE02120300000000202051" {
 		t.Errorf("layoutIBAN %q", got)
 	}
