@@ -272,7 +272,8 @@ func TestOCRBullets(t *testing.T) {
 // read in the columns of the header above, down to the payment terms. The first row stands
 // as close under the header as a header's second line would, its name ("Grundpreis")
 // saying price too: the price column is the header's. A next page that repeats the header
-// is read from its own header, not twice.
+// is read from its own header, not twice. A document allowance's rate in the quantity's
+// column ("5,00% sur 100,00") is no row.
 func TestTableOverPageBreak(t *testing.T) {
 	first := page(
 		testpdf.At{X: 50, Y: 700, Text: "Pos"}, testpdf.At{X: 150, Y: 700, Text: "Beschreibung"}, testpdf.At{X: 244, Y: 700, Text: "Nettopreis"},
@@ -283,6 +284,7 @@ func TestTableOverPageBreak(t *testing.T) {
 	second := page(
 		testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
 		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 420, Y: 60, Text: "7 % VAT"}, testpdf.At{X: 515, Y: 60, Text: "13,00"},
+		testpdf.At{X: 150, Y: 100, Text: "REMISE COMMERCIALE"}, testpdf.At{X: 362, Y: 100, Text: "5,00% sur 100,00"}, testpdf.At{X: 515, Y: 100, Text: "-5,00"},
 		testpdf.At{X: 50, Y: 160, Text: "Zahlungsbedingungen:"},
 		testpdf.At{X: 360, Y: 180, Text: "2 Raten"}, testpdf.At{X: 515, Y: 180, Text: "9,04"},
 	)

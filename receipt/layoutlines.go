@@ -170,7 +170,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			end = s.Y0
 			break
 		}
-		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && leadNumberRE.MatchString(s.text) {
+		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && quantityCell(s.text) {
 			anchors = append(anchors, j)
 			if len(anchors) > maxTableRows {
 				return nil, nil
@@ -252,6 +252,14 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 		}
 	}
 	return fitting, all
+}
+
+// quantityCell: the cell starts with a figure that is no percentage ("5,00% sur 100,00
+// EUR" in the quantity's column is a document allowance's rate and base under the table,
+// not a row).
+func quantityCell(s string) bool {
+	lead := leadNumberRE.FindString(s)
+	return lead != "" && !strings.HasPrefix(strings.TrimSpace(s[len(lead):]), "%")
 }
 
 // cellNumber reads a table cell that is one figure, perhaps with its currency.
