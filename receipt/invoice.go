@@ -324,26 +324,52 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 	}
 	var columns, rows []Item
+	var adjust []decimal.Decimal
 	if lay != nil {
-		columns, rows = layoutLines(lay, decimalComma(p.lines))
+		columns, rows, adjust = layoutLines(lay, decimalComma(p.lines))
 	}
 	// The table's rows whose figures do not all fit come last: only their sum vouches for
-	// them. The first reading that adds up wins, unless a later table reading (quantities
-	// in their column) has the same lines with an amount and more of no amount: a line
-	// "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
-	// only a reading that sees it counts it. A receipt's item lines have no quantity
-	// column to vouch for a zero line.
-	var best []Item
-	for k, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items} {
-		if !linesAddUp(inv, items) {
-			continue
+	// them (bestLines).
+	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items}
+	best := bestLines(inv, readings)
+	if best == nil && !inv.Totals.LineTotal.Valid() && inv.Totals.NetTotal.Valid() && len(adjust) > 0 {
+		// No line total printed, and allowances or charges under the table: the lines add
+		// up to the net less them (EN 16931: net = line total - allowances + charges).
+		net, allowances, charges := inv.Totals.NetTotal.Value(), decimal.Zero, decimal.Zero
+		for _, a := range adjust {
+			if a.Sign() < 0 {
+				allowances = allowances.Sub(a)
+			} else {
+				charges = charges.Add(a)
+			}
 		}
-		if best == nil || k < 3 && len(items) > len(best) && paidItems(items) == paidItems(best) {
-			best = items
+		inv.Totals.LineTotal = money(net.Add(allowances).Sub(charges))
+		if best = bestLines(inv, readings); best != nil {
+			inv.Totals.AllowanceTotal, inv.Totals.ChargeTotal = money(allowances), money(charges)
+		} else {
+			inv.Totals.LineTotal = einvoice.Decimal{}
 		}
 	}
 	setLines(inv, best)
 	return inv
+}
+
+// bestLines is the first reading of the lines that adds up, unless a later table reading
+// (quantities in their column) has the same lines with an amount and more of no amount: a
+// line "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
+// only a reading that sees it counts it. A receipt's item lines (the last reading) have no
+// quantity column to vouch for a zero line.
+func bestLines(inv *einvoice.Invoice, readings [][]Item) []Item {
+	var best []Item
+	for k, items := range readings {
+		if !linesAddUp(inv, items) {
+			continue
+		}
+		if best == nil || k < len(readings)-1 && len(items) > len(best) && paidItems(items) == paidItems(best) {
+			best = items
+		}
+	}
+	return best
 }
 
 // paidItems counts the items with an amount other than zero.

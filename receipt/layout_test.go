@@ -229,7 +229,7 @@ func visualTable() poppler.LayoutPage {
 // quantity, an amount and a name; a header's words under its figure columns do not end the
 // table, the payment terms do; a name reaching into the price column's slack stays a name.
 func TestLayoutLinesLoose(t *testing.T) {
-	fitting, all := layoutLines(newLayout([]poppler.LayoutPage{visualTable()}), true)
+	fitting, all, _ := layoutLines(newLayout([]poppler.LayoutPage{visualTable()}), true)
 	if len(fitting) != 2 || fitting[0].Description != "Grundpreis" || fitting[1].Description != "Lebensgefährte/in" || fitting[1].Total.String() != "0.00" {
 		t.Errorf("fitting %+v", fitting)
 	}
@@ -288,7 +288,7 @@ func TestTableOverPageBreak(t *testing.T) {
 		testpdf.At{X: 50, Y: 160, Text: "Zahlungsbedingungen:"},
 		testpdf.At{X: 360, Y: 180, Text: "2 Raten"}, testpdf.At{X: 515, Y: 180, Text: "9,04"},
 	)
-	fitting, all := layoutLines(newLayout([]poppler.LayoutPage{first, second}), true)
+	fitting, all, _ := layoutLines(newLayout([]poppler.LayoutPage{first, second}), true)
 	if len(fitting) != 1 || fitting[0].Description != "Grundpreis" {
 		t.Errorf("fitting %+v", fitting)
 	}
@@ -301,7 +301,7 @@ func TestTableOverPageBreak(t *testing.T) {
 		{X: 358, Y: 40, Text: "Menge"}, {X: 440, Y: 40, Text: "Steuer"}, {X: 505, Y: 40, Text: "Entgelt"},
 	}, testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
 		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 515, Y: 60, Text: "12,00"})...)
-	fitting, all = layoutLines(newLayout([]poppler.LayoutPage{first, repeated}), true)
+	fitting, all, _ = layoutLines(newLayout([]poppler.LayoutPage{first, repeated}), true)
 	if len(fitting) != 2 || len(all) != 2 || all[1].Total.String() != "12.00" {
 		t.Errorf("repeated header: fitting %+v, all %+v", fitting, all)
 	}
@@ -337,5 +337,32 @@ func TestMendSplitWords(t *testing.T) {
 	}
 	if inv := parseInvoice(got, now, l); inv.Totals.AmountDue.String() != "470.15" {
 		t.Errorf("amount due %q", inv.Totals.AmountDue)
+	}
+}
+
+// TestLinesLessAdjustments: without a printed line total the lines add up to the net less
+// the document's allowances and plus its charges printed under the table (the allowance's
+// sign from its word, not from its print); the totals then carry them.
+func TestLinesLessAdjustments(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 100, Text: "Désignation"}, testpdf.At{X: 250, Y: 100, Text: "P.U. HT"}, testpdf.At{X: 350, Y: 100, Text: "Qté"}, testpdf.At{X: 480, Y: 100, Text: "Total HT"},
+		testpdf.At{X: 50, Y: 130, Text: "Support"}, testpdf.At{X: 250, Y: 130, Text: "60,00"}, testpdf.At{X: 350, Y: 130, Text: "1,00"}, testpdf.At{X: 480, Y: 130, Text: "60,00"},
+		testpdf.At{X: 50, Y: 150, Text: "Papier"}, testpdf.At{X: 250, Y: 150, Text: "10,00"}, testpdf.At{X: 350, Y: 150, Text: "3,00"}, testpdf.At{X: 480, Y: 150, Text: "30,00"},
+		testpdf.At{X: 50, Y: 170, Text: "Appel"}, testpdf.At{X: 250, Y: 170, Text: "5,00"}, testpdf.At{X: 350, Y: 170, Text: "1,00"}, testpdf.At{X: 480, Y: 170, Text: "5,00"},
+		testpdf.At{X: 50, Y: 220, Text: "REMISE COMMERCIALE"}, testpdf.At{X: 350, Y: 220, Text: "5,00% sur 100,00"}, testpdf.At{X: 480, Y: 220, Text: "5,00"},
+		testpdf.At{X: 50, Y: 260, Text: "FRAIS DE DEPLACEMENT"}, testpdf.At{X: 480, Y: 260, Text: "10,00"},
+	)})
+	text := "Total HT 100,00\nTVA 10 % 10,00\nTotal TTC 110,00\n"
+	inv := parseInvoice(text, now, l)
+	if len(inv.Lines) != 3 || inv.Lines[1].Item.Name != "Papier" || inv.Lines[1].NetAmount.String() != "30.00" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+	if tt := inv.Totals; tt.LineTotal.String() != "95.00" || tt.AllowanceTotal.String() != "5.00" || tt.ChargeTotal.String() != "10.00" || tt.NetTotal.String() != "100.00" {
+		t.Errorf("totals %+v", tt)
+	}
+	// Lines that do not make the net with them are not taken, and no line total is made up.
+	inv = parseInvoice("Total HT 101,00\nTVA 10 % 10,10\nTotal TTC 111,10\n", now, l)
+	if len(inv.Lines) != 0 || inv.Totals.LineTotal.Valid() || inv.Totals.AllowanceTotal.Valid() {
+		t.Errorf("not adding up: lines %+v, totals %+v", inv.Lines, inv.Totals)
 	}
 }

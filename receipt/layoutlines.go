@@ -27,7 +27,11 @@ var (
 	// Labels under a table that end it: its sums and the VAT breakdown, and the sections
 	// that follow a line table (payment terms, the document's allowances and charges, whose
 	// rows have figures in the same columns).
-	tableEndRE = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
+	// A document allowance's or charge's label, set under a table's rows with its amount in
+	// the amount column ("REMISE : REMISE COMMERCIALE ... -5,00", "Fracht 10,00"):
+	// group 1 is an allowance's, which lowers the net.
+	adjustmentRE = lazyre.New(`(?i)^(?:(remise|rabais|r[ée]duction|rabatt|nachlass|abschlag|discount|allowance)|charge|frais|zuschlag|aufschlag|fracht|versand(?:kosten)?|porto|surcharge|shipping|freight)\b`)
+	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
 )
 
 // maxTableRows bounds the rows one table gives.
@@ -53,7 +57,10 @@ func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x
 // the price missing or not fitting (a quantity printed rounded, "6" for 6.5 km; a price
 // column left empty): those count only when all of them add up to the line total, a
 // stronger check than one row's product.
-func layoutLines(l *layout, comma bool) (fitting, all []Item) {
+//
+// adjust are the document's allowances (negative) and charges (positive) printed under the
+// tables' rows: the rows add up to the net less them when no line total is printed.
+func layoutLines(l *layout, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
 	for pi, segs := range l.pages {
 		if len(segs) > maxStackSegments {
 			continue
@@ -70,12 +77,13 @@ func layoutLines(l *layout, comma bool) (fitting, all []Item) {
 			if withNext == nil {
 				withNext = continued(l, pi)
 			}
-			fit, rows := readTable(withNext, i, comma)
+			fit, rows, adj := readTable(withNext, i, comma)
 			fitting = append(fitting, fit...)
 			all = append(all, rows...)
+			adjust = append(adjust, adj...)
 		}
 	}
-	return fitting, all
+	return fitting, all, adjust
 }
 
 // maxContinuedPages bounds the pages a table is followed onto.
@@ -122,7 +130,7 @@ func continued(l *layout, pi int) []segment {
 
 // readTable reads the table whose quantity header is segs[q]: the rows whose figures fit,
 // and every row with a quantity, an amount and a name.
-func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
+func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
 	head := segs[q]
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
@@ -151,7 +159,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 		}
 	}
 	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	bottom := max(head.Y1, priceBottom, amountBottom, descBottom)
 	// The rows: each starts at a quantity in its column, down to the table's end.
@@ -173,9 +181,12 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && quantityCell(s.text) {
 			anchors = append(anchors, j)
 			if len(anchors) > maxTableRows {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
+	}
+	if len(anchors) > 0 {
+		adjust = adjustments(segs, anchors[len(anchors)-1], end, qty, amount, comma)
 	}
 	for k, a := range anchors {
 		row := segs[a]
@@ -251,7 +262,53 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			fitting = append(fitting, it)
 		}
 	}
-	return fitting, all
+	return fitting, all, adjust
+}
+
+// maxAdjustGap is the widest gap, in row heights, between the lines under a table's last
+// row down to its allowances and charges: further down stands another part of the page.
+const maxAdjustGap = 8
+
+// adjustments reads the document allowances and charges under a table's last row (segs[last])
+// and above its end: a label of one (adjustmentRE) outside the quantity and amount
+// columns, its figure in the amount column on its row; allowances negative, charges
+// positive, whatever sign is printed.
+func adjustments(segs []segment, last int, end float64, qty, amount column, comma bool) []decimal.Decimal {
+	var out []decimal.Decimal
+	prev := segs[last]
+	for j := last + 1; j < len(segs) && segs[j].Y0 < end && len(out) < maxTableRows; j++ {
+		s := segs[j]
+		if s.Y0-prev.Y1 > maxAdjustGap*prev.h() {
+			break
+		}
+		prev = s
+		m := adjustmentRE.FindStringSubmatch(s.text)
+		if m == nil || qty.holds(s) || amount.holds(s) {
+			continue
+		}
+		var v *decimal.Decimal
+		best := 0.0
+		for _, t := range segs {
+			if !sameRow(s.Box, t.Box) || !amount.holds(t) {
+				continue
+			}
+			for _, w := range t.words {
+				c := segment{Box: w.Box, text: w.Text}
+				if n, ok := cellNumber(c.text, comma); ok && amount.holds(c) && (v == nil || amount.over(c) > best) {
+					v, best = &n, amount.over(c)
+				}
+			}
+		}
+		if v == nil {
+			continue
+		}
+		if a := v.Abs(); m[1] != "" {
+			out = append(out, a.Neg())
+		} else {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // quantityCell: the cell starts with a figure that is no percentage ("5,00% sur 100,00
