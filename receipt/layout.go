@@ -232,7 +232,8 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 			if tried++; tried > maxLabelTries {
 				return out // each try looks at the page's segments: the work stays bounded
 			}
-			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#."))
+			// OCR reads a table's vertical rule between a label and its value as "|".
+			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#.| "))
 			if currencyRestRE.MatchString(rest) {
 				rest = "" // "Steuerbetrag in EUR", "Total (EUR):": the label names the currency
 			}

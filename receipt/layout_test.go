@@ -203,6 +203,18 @@ func TestDueStandsForTotal(t *testing.T) {
 	if tt := inv.Totals; tt.NetTotal.String() != "496.00" || tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
 		t.Errorf("totals %+v", tt)
 	}
+	// As OCR reads it: a table's vertical rule between the label and its value.
+	l = newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 500, Text: "Net total: 496.00 €"},
+		testpdf.At{X: 50, Y: 512, Text: "VAT total: | 75.04 €"},
+		testpdf.At{X: 50, Y: 524, Text: "Due payable: 571.04 €"},
+	)})
+	inv = &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("496.00")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
+		t.Errorf("OCR's rule: totals %+v", tt)
+	}
 }
 
 // visualTable is a line table as the ZUGFeRD viewers print it: the amount's header over four
