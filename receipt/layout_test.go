@@ -378,3 +378,40 @@ func TestLinesLessAdjustments(t *testing.T) {
 		t.Errorf("not adding up: lines %+v, totals %+v", inv.Lines, inv.Totals)
 	}
 }
+
+// TestOCRSenderLineAndColumns: OCR parts the sender's line at its bullets, whose boxes are a
+// few points high ("Bei Spiel GmbH", "e", "Ecke12", ...): the row's close segments are read
+// as one line and name the seller. The OCR text lines run the two columns together row by
+// row, so their buyer is a line of the seller's column ("Ingmar N. Fo", a contact): the
+// block left of the seller's is the buyer's.
+func TestOCRSenderLineAndColumns(t *testing.T) {
+	w := func(x0, x1, y0, y1 float64, s string) poppler.Block {
+		return poppler.Block{Lines: []poppler.Line{{Words: []poppler.Word{{Box: poppler.Box{X0: x0, Y0: y0, X1: x1, Y1: y1}, Text: s}}}}}
+	}
+	p := poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{
+		w(451, 518, 123.8, 132.0, "Bei Spiel GmbH"), w(451.9, 477.8, 140.2, 145.4, "Ecke 12"), w(451.9, 516, 154.6, 159.8, "12345 Stadthausen"),
+		w(82.6, 124.1, 157.0, 162.2, "Bei Spiel GmbH"), w(132.0, 134.4, 158.4, 160.8, "e"), w(142.3, 163.0, 157.0, 161.3, "Ecke12"),
+		w(170.9, 173.3, 158.4, 160.8, "e"), w(181.2, 231.8, 157.0, 161.3, "12345 Stadthausen"),
+		w(71.0, 147.4, 168.2, 181.9, "Theodor Est"), w(451.7, 521.0, 169.0, 175.7, "phone (555) 23 78 -0"),
+		w(71.8, 131.0, 196.8, 209.3, "Bahnstr. 42"), w(451.9, 501.8, 196.8, 205.4, "http://localhost/"),
+		w(451.9, 494.6, 212.4, 218.9, "Ingmar N. Fo"),
+		w(71.3, 158.2, 226.3, 237.6, "88802 Spielkreis"), w(451.7, 525.4, 226.6, 233.3, "phone (555) 23 78 -23"),
+	}}
+	l := newLayout([]poppler.LayoutPage{p})
+	if got := letterheadName(l.pages[0], 842); got != "Bei Spiel GmbH" {
+		t.Errorf("sender's line: %q", got)
+	}
+	inv := &einvoice.Invoice{}
+	inv.Seller.Name, inv.Buyer.Name = "Bei Spiel GmbH", "Ingmar N. Fo"
+	refineByLayout(inv, "", l)
+	if inv.Buyer.Name != "Theodor Est" || inv.Buyer.Address.City != "Spielkreis" || inv.Seller.Name != "Bei Spiel GmbH" {
+		t.Errorf("seller %q, buyer %q %+v", inv.Seller.Name, inv.Buyer.Name, inv.Buyer.Address)
+	}
+	// A buyer the text lines read from the buyer's own column stands.
+	inv = &einvoice.Invoice{}
+	inv.Seller.Name, inv.Buyer.Name = "Bei Spiel GmbH", "Bahnstr. 42 GmbH"
+	refineByLayout(inv, "", l)
+	if inv.Buyer.Name != "Bahnstr. 42 GmbH" {
+		t.Errorf("own column: buyer %q", inv.Buyer.Name)
+	}
+}
