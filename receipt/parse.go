@@ -354,7 +354,7 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b`)
 	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
 )
 
@@ -390,7 +390,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 	header := -10
 	for i, l := range p.lines {
 		low := p.lower[i]
-		if len(amounts(l)) == 0 && vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low) {
+		if vatHeader(l, low) {
 			header = i
 			continue
 		}
@@ -462,6 +462,20 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 		out = append(out, line)
 	}
 	return out, partial
+}
+
+// vatHeader: the line names a VAT table's columns (l, and low its lower case). Beside the
+// table, on its header's row, may stand a total ("Taxe  Base  Montant      Total HT
+// -218,48 €"): the words before the first amount are the header then, when they are three
+// or more, naming columns, and hold no figure (a rate would make it a VAT line: "USt 19 %
+// auf Netto 100,00"; a row's label names its tax alone: "Umsatzsteuer (S)  -4,85 ...").
+func vatHeader(l, low string) bool {
+	as := amounts(l)
+	if len(as) == 0 {
+		return vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low)
+	}
+	head := strings.ToLower(l[:as[0].start])
+	return len(strings.Fields(head)) >= 3 && !strings.ContainsAny(head, "0123456789") && vatHeaderTaxRE.MatchString(head) && vatHeaderColsRE.MatchString(head)
 }
 
 // bareRateRE is a number standing alone in a table row: not an amount (two decimals after
