@@ -234,3 +234,15 @@ func TestCreditNoteTotalsText(t *testing.T) {
 		t.Errorf("totals %+v", tt)
 	}
 }
+
+// TestForeignVATID: a seller from the United Kingdom prints its VAT number in its format;
+// it is the seller's, not the buyer's German one under it.
+func TestForeignVATID(t *testing.T) {
+	inv := ParseInvoice("Verkäufer:\nGlobal Supplies Ltd.\n153 Victoria Street\nGB SW1B 3BN London\nUSt.-Id.-Nr. : GB123456789\n\nKäufer:\nMetallbau Leipzig GmbH & Co. KG\nPappelallee 15\nDE 12345 Leipzig\nUSt.-Id.-Nr. : DE123456789\n", now)
+	if inv.Seller.VATID != "GB123456789" {
+		t.Errorf("seller's VAT ID %q", inv.Seller.VATID)
+	}
+	if inv := ParseInvoice("Bei Spiel Ltd\nVAT No. GB 123 4567 89\n", now); inv.Seller.VATID != "GB123456789" {
+		t.Errorf("spaced: %q", inv.Seller.VATID)
+	}
+}
