@@ -149,10 +149,16 @@ func TestLayoutParties(t *testing.T) {
 func FuzzLayoutInvoice(f *testing.F) {
 	f.Add(`<doc><page width="595" height="842"><flow><block><line><word xMin="60" yMin="100" xMax="120" yMax="110">Rechnungsnummer:</word><word xMin="130" yMin="100" xMax="160" yMax="110">R-1</word></line><line><word xMin="60" yMin="112" xMax="90" yMax="122">Menge</word><word xMin="200" yMin="112" xMax="240" yMax="122">Preis</word><word xMin="300" yMin="112" xMax="340" yMax="122">Betrag</word></line><line><word xMin="60" yMin="124" xMax="70" yMax="134">2</word><word xMin="200" yMin="124" xMax="240" yMax="134">1,50</word><word xMin="300" yMin="124" xMax="340" yMax="134">3,00</word></line></block></flow></page></doc>`, "Nettobetrag 3,00")
 	f.Add(`<page><block><line><word xMin="1e300" yMin="-5" xMax="-1e300" yMax="0">IBAN</word></line></block></page>`, "")
+	// A table cut by a page break, an allowance under it, a word split a hair apart.
+	f.Add(`<doc><page width="595" height="842"><flow><block><line><word xMin="60" yMin="800" xMax="90" yMax="810">Menge</word><word xMin="200" yMin="800" xMax="240" yMax="810">Preis</word><word xMin="300" yMin="800" xMax="340" yMax="810">Entgelt</word></line></block></flow></page><page width="595" height="842"><flow><block><line><word xMin="60" yMin="40" xMax="70" yMax="50">2</word><word xMin="100" yMin="40" xMax="150" yMax="50">Stift</word><word xMin="200" yMin="40" xMax="240" yMax="50">1,50</word><word xMin="300" yMin="40" xMax="340" yMax="50">3,00</word></line><line><word xMin="100" yMin="70" xMax="150" yMax="80">Rabatt</word><word xMin="300" yMin="70" xMax="340" yMax="80">0,50</word></line><line><word xMin="100" yMin="100" xMax="140" yMax="110">Zahlbetr</word><word xMin="141" yMin="100" xMax="150" yMax="110">ag</word><word xMin="300" yMin="100" xMax="340" yMax="110">2,98</word></line></block></flow></page></doc>`, "Nettobetrag 2,50\nZahlbetr ag 2,98")
 	f.Fuzz(func(t *testing.T, bbox, text string) {
 		pages, _ := poppler.ParseBBox(strings.NewReader(bbox))
 		inv := ParseInvoice(text, now)
 		refineByLayout(inv, text, newLayout(pages))
+		// The whole reading with the layout: split words mended, line tables read by
+		// their columns (over page breaks, with the allowances under them).
+		l := newLayout(pages)
+		parseInvoice(l.mendSplitWords(text), now, l)
 	})
 }
 
