@@ -467,15 +467,25 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 // vatHeader: the line names a VAT table's columns (l, and low its lower case). Beside the
 // table, on its header's row, may stand a total ("Taxe  Base  Montant      Total HT
 // -218,48 €"): the words before the first amount are the header then, when they are three
-// or more, naming columns, and hold no figure (a rate would make it a VAT line: "USt 19 %
-// auf Netto 100,00"; a row's label names its tax alone: "Umsatzsteuer (S)  -4,85 ...").
+// or more, hold no figure (a rate would make it a VAT line: "USt 19 % auf Netto 100,00"),
+// and name a column in a word of its own beside the tax's (a row's label names the tax
+// alone: "Umsatzsteuer (S)  -4,85 ...", "Kein Ausweis der Umsatzsteuer bei  2000,00").
 func vatHeader(l, low string) bool {
 	as := amounts(l)
 	if len(as) == 0 {
 		return vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low)
 	}
 	head := strings.ToLower(l[:as[0].start])
-	return len(strings.Fields(head)) >= 3 && !strings.ContainsAny(head, "0123456789") && vatHeaderTaxRE.MatchString(head) && vatHeaderColsRE.MatchString(head)
+	words := strings.Fields(head)
+	if len(words) < 3 || strings.ContainsAny(head, "0123456789") || !vatHeaderTaxRE.MatchString(head) {
+		return false
+	}
+	for _, w := range words {
+		if !vatHeaderTaxRE.MatchString(w) && vatHeaderColsRE.MatchString(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // bareRateRE is a number standing alone in a table row: not an amount (two decimals after

@@ -46,6 +46,11 @@ func TestVATLayouts(t *testing.T) {
 		"header beside a total": {
 			"Taxe   Base   Montant      Total HT   -218,48 €\n20.0   -20,48 €   -4,10 €\n      Taxes   14,99 €\n5.5   -198,00 €   -10,89 €\nTotal TTC   -233,47 €\n",
 			"20:-20.48/-4.10/-24.58 5.5:-198.00/-10.89/-208.89"},
+		// A row whose label names the tax and its kind in one word is no header.
+		"exempt row with a long label": {
+			"Umsatzsteueraufschlüsselung:\nArt (Kategorie)   Warenwert   Steuerbasisbetrag   USt. %   USt.-Betrag\nVAT (K)\n" +
+				"Kein Ausweis der Umsatzsteuer bei        2000,00        0        0,00\ninnergemeinschaftlichen Lieferungen\n",
+			"0:2000.00/0.00/2000.00"},
 		// A VAT line with its rate is no header, whatever words it has.
 		"rate line with header words": {
 			"Summe 119,00\nUSt 19 % auf Netto 100,00 19,00\n",
