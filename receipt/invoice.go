@@ -72,7 +72,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	// The layout: a text PDF's word boxes from poppler, a scan's from Tesseract.
 	var lay *layout
 	if src == "PDF_TEXT" {
-		lay = e.readLayout(ctx, data)
+		if lay = e.readLayout(ctx, data); lay != nil {
+			text = lay.mendSplitWords(text)
+		}
 	} else if len(ocrWords) > 0 {
 		lay = newLayout(ocrWords)
 	}
@@ -223,6 +225,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	slices.SortStableFunc(ibans, func(a, b []string) int {
 		return cmp.Compare(ibanRank(b[1]), ibanRank(a[1]))
 	})
+	labelled := "" // a misread IBAN right after its label, none of whose readings fits
 	if len(ibans) == 0 || ibanRank(ibans[0][1]) == 0 {
 		// Only after the word IBAN on its line: a misread is corrected where the document
 		// says an IBAN stands, not guessed from any code of an IBAN's shape (one in 97 of
@@ -234,12 +237,22 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			}
 			if c := correctIBAN(all[m[2]:m[3]]); c != "" {
 				ibans = slices.Insert(ibans, 0, []string{c, c})
+				labelled = ""
 				break
 			}
+			if labelled == "" && labelledIBAN(all[:m[3]], all[m[2]:m[3]]) {
+				labelled = checkDigits(all[m[2]:m[3]])
+			}
+		}
+		if labelled != "" && len(ibans) == 0 {
+			// None whose check digits fit: the one right after the word IBAN, its check
+			// digits read as digits, as the text of a PDF gives it (labelledIBAN; a
+			// sample's made-up account, or a misread digit): uncertain, not missing.
+			ibans = [][]string{{labelled, labelled}}
 		}
 	}
 	for _, m := range ibans {
-		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) {
+		if iban := strings.ReplaceAll(m[1], " ", ""); validIBAN(iban) || labelledIBAN(all, m[1]) || m[1] == labelled && labelled != "" {
 			ct := einvoice.CreditTransfer{AccountID: iban, AccountName: inv.Seller.Name}
 			if b := bicRE.FindStringSubmatch(all); b != nil {
 				ct.ServiceProvider = strings.ToUpper(b[1])
@@ -269,8 +282,12 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	// Labelled totals, value beside or below the label, win where they agree (net + VAT =
 	// gross) or where the lines above found nothing; the amount due is its own figure.
-	if net, vat, gross, due := labelledTotals(p.lines).choose(); net != nil || gross != nil {
+	found := labelledTotals(p.lines)
+	if net, vat, gross, due := found.choose(); net != nil || gross != nil {
 		agree := net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(decimal.New(2, -2))
+		if n, v, g, ok := found.creditNote(); !agree && ok {
+			net, vat, gross, agree = n, v, g, true
+		}
 		set := func(d *einvoice.Decimal, v *decimal.Decimal) {
 			if v != nil && (agree || !d.Valid()) {
 				*d = money(*v)
@@ -307,26 +324,52 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 	}
 	var columns, rows []Item
+	var adjust []decimal.Decimal
 	if lay != nil {
-		columns, rows = layoutLines(lay, decimalComma(p.lines))
+		columns, rows, adjust = layoutLines(lay, decimalComma(p.lines))
 	}
 	// The table's rows whose figures do not all fit come last: only their sum vouches for
-	// them. The first reading that adds up wins, unless a later table reading (quantities
-	// in their column) has the same lines with an amount and more of no amount: a line
-	// "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
-	// only a reading that sees it counts it. A receipt's item lines have no quantity
-	// column to vouch for a zero line.
-	var best []Item
-	for k, items := range [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items} {
-		if !linesAddUp(inv, items) {
-			continue
+	// them (bestLines).
+	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items}
+	best := bestLines(inv, readings)
+	if best == nil && !inv.Totals.LineTotal.Valid() && inv.Totals.NetTotal.Valid() && len(adjust) > 0 {
+		// No line total printed, and allowances or charges under the table: the lines add
+		// up to the net less them (EN 16931: net = line total - allowances + charges).
+		net, allowances, charges := inv.Totals.NetTotal.Value(), decimal.Zero, decimal.Zero
+		for _, a := range adjust {
+			if a.Sign() < 0 {
+				allowances = allowances.Sub(a)
+			} else {
+				charges = charges.Add(a)
+			}
 		}
-		if best == nil || k < 3 && len(items) > len(best) && paidItems(items) == paidItems(best) {
-			best = items
+		inv.Totals.LineTotal = money(net.Add(allowances).Sub(charges))
+		if best = bestLines(inv, readings); best != nil {
+			inv.Totals.AllowanceTotal, inv.Totals.ChargeTotal = money(allowances), money(charges)
+		} else {
+			inv.Totals.LineTotal = einvoice.Decimal{}
 		}
 	}
 	setLines(inv, best)
 	return inv
+}
+
+// bestLines is the first reading of the lines that adds up, unless a later table reading
+// (quantities in their column) has the same lines with an amount and more of no amount: a
+// line "ohne Berechnung" (a free item, a co-insured person) adds nothing to the sum, so
+// only a reading that sees it counts it. A receipt's item lines (the last reading) have no
+// quantity column to vouch for a zero line.
+func bestLines(inv *einvoice.Invoice, readings [][]Item) []Item {
+	var best []Item
+	for k, items := range readings {
+		if !linesAddUp(inv, items) {
+			continue
+		}
+		if best == nil || k < len(readings)-1 && len(items) > len(best) && paidItems(items) == paidItems(best) {
+			best = items
+		}
+	}
+	return best
 }
 
 // paidItems counts the items with an amount other than zero.
@@ -423,6 +466,30 @@ func dateOf(s string) einvoice.Date {
 		}
 	}
 	return ""
+}
+
+// checkDigits is an IBAN as OCR read it with its check digits, which must be digits, read
+// as the digits their letters look like ("DEI2" for DE12), lower-case o and l as 0 and 1,
+// without spaces; "" when it is then no IBAN's shape.
+func checkDigits(s string) string {
+	b := []byte(strings.ReplaceAll(s, " ", ""))
+	for i, c := range b {
+		switch {
+		case c == 'o':
+			b[i] = '0'
+		case c == 'l':
+			b[i] = '1'
+		case i >= 2 && i < 4 && c >= 'A' && c <= 'Z':
+			if d, ok := ibanConfusable[c]; ok {
+				b[i] = d
+			}
+		}
+	}
+	iban := string(b)
+	if m := ibanRE.FindString(iban); m != iban {
+		return ""
+	}
+	return iban
 }
 
 // ibanRank orders IBAN candidates: check digits that fit first.

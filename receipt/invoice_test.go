@@ -177,6 +177,17 @@ func TestCorrectIBAN(t *testing.T) {
 	if len(inv.Payment.CreditTransfers) != 0 {
 		t.Errorf("unlabelled: %+v", inv.Payment)
 	}
+	// Right after its label, none of its readings fitting (a sample's made-up account,
+	// too short for Germany): taken as labelled, its check digits read as digits, as a
+	// text PDF's labelled IBAN is; the readings call it uncertain.
+	inv = ParseInvoice("Rechnung Nr. 1\nVerkaufer-IBAN :DEI2 1234 4321 9876 00\n", now)
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE1212344321987600" {
+		t.Errorf("labelled, not fitting: %+v", inv.Payment)
+	}
+	inv = ParseInvoice("Rechnung Nr. 1\nVorgang DEI2 1234 4321 9876 00\n", now)
+	if len(inv.Payment.CreditTransfers) != 0 {
+		t.Errorf("unlabelled, not fitting: %+v", inv.Payment)
+	}
 	if got := layoutIBAN(": DEO2 1203 0000 0000 2020 51"); got != "DE02120300000000202051" {
 		t.Errorf("layoutIBAN %q", got)
 	}
@@ -209,5 +220,29 @@ Name: Someone Else`, "\n"))
 	}
 	if partyHeading("Verkaeufer:") != "seller" || partyHeading("Rechnungsempfanger") != "buyer" || partyHeading("Warenempfanger") != "delivery" {
 		t.Error("headings without umlauts")
+	}
+}
+
+// TestCreditNoteTotalsText: a credit note whose VAT lost its sign in the text lines (the
+// minus on the line of the label's wrapped currency) gets it from the net and the total,
+// which agree with it as magnitudes.
+func TestCreditNoteTotalsText(t *testing.T) {
+	text := "Gutschrift Nr. RK-1\nPositionssumme   -7,90\nGesamtbetrag der Abschläge   0,23\nRechnungssumme ohne USt.   -7,67\n" +
+		"                 EUR   -\nSteuerbetrag in\n                      1,12\nBruttosumme   -8,79\nZahlbetrag   -8,79\n"
+	inv := ParseInvoice(text, now)
+	if tt := inv.Totals; tt.NetTotal.String() != "-7.67" || tt.VATTotal.String() != "-1.12" || tt.GrossTotal.String() != "-8.79" || tt.AmountDue.String() != "-8.79" {
+		t.Errorf("totals %+v", tt)
+	}
+}
+
+// TestForeignVATID: a seller from the United Kingdom prints its VAT number in its format;
+// it is the seller's, not the buyer's German one under it.
+func TestForeignVATID(t *testing.T) {
+	inv := ParseInvoice("Verkäufer:\nGlobal Supplies Ltd.\n153 Victoria Street\nGB SW1B 3BN London\nUSt.-Id.-Nr. : GB123456789\n\nKäufer:\nMetallbau Leipzig GmbH & Co. KG\nPappelallee 15\nDE 12345 Leipzig\nUSt.-Id.-Nr. : DE123456789\n", now)
+	if inv.Seller.VATID != "GB123456789" {
+		t.Errorf("seller's VAT ID %q", inv.Seller.VATID)
+	}
+	if inv := ParseInvoice("Bei Spiel Ltd\nVAT No. GB 123 4567 89\n", now); inv.Seller.VATID != "GB123456789" {
+		t.Errorf("spaced: %q", inv.Seller.VATID)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/lazyre"
@@ -155,6 +157,55 @@ func (e *Extractor) readLayout(ctx context.Context, data []byte) *layout {
 	return newLayout(pages)
 }
 
+// splitGap is the widest gap, in the words' height, between two parts of one word that
+// pdftotext reports as two words: a font whose glyph widths do not match its advances
+// ("Zahlbetr ag", "Br uttosumme", "Ver käufer") leaves about an eighth of the height
+// between them, where a space is a quarter of it or more.
+const splitGap = 0.15
+
+// maxMends bounds the split words mended in a document's text.
+const maxMends = 2000
+
+// mendSplitWords joins the parts of words that pdftotext split inside a word (see
+// splitGap) in the segments' text, where both sides of the gap are letters, and mends the
+// same words in text, the PDF's text lines, which split them the same way: a label read
+// there ("Zahlbetr ag" for "Zahlbetrag") is then found. A text PDF's words only: OCR
+// reads a word whole or not at all.
+func (l *layout) mendSplitWords(text string) string {
+	var pairs []string
+	seen := map[string]bool{}
+	for _, segs := range l.pages {
+		for i := range segs {
+			s := &segs[i]
+			if len(s.words) < 2 {
+				continue
+			}
+			var b strings.Builder
+			b.WriteString(s.words[0].Text)
+			for k := 1; k < len(s.words); k++ {
+				prev, w := s.words[k-1], s.words[k]
+				h := min(prev.Y1-prev.Y0, w.Y1-w.Y0)
+				last, _ := utf8.DecodeLastRuneInString(prev.Text)
+				first, _ := utf8.DecodeRuneInString(w.Text)
+				if gap := w.X0 - prev.X1; gap >= 0 && gap < splitGap*h && unicode.IsLetter(last) && unicode.IsLetter(first) {
+					if split := prev.Text + " " + w.Text; !seen[split] && len(pairs) < 2*maxMends {
+						seen[split] = true
+						pairs = append(pairs, split, prev.Text+w.Text)
+					}
+				} else {
+					b.WriteByte(' ')
+				}
+				b.WriteString(w.Text)
+			}
+			s.text = b.String()
+		}
+	}
+	if len(pairs) == 0 {
+		return text
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
+}
+
 // overlapX: the two segments share some of their width.
 func overlapX(a, b poppler.Box) bool { return min(a.X1, b.X1) > max(a.X0, b.X0) }
 
@@ -181,7 +232,8 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 			if tried++; tried > maxLabelTries {
 				return out // each try looks at the page's segments: the work stays bounded
 			}
-			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#."))
+			// OCR reads a table's vertical rule between a label and its value as "|".
+			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#.| "))
 			if currencyRestRE.MatchString(rest) {
 				rest = "" // "Steuerbetrag in EUR", "Total (EUR):": the label names the currency
 			}

@@ -149,10 +149,16 @@ func TestLayoutParties(t *testing.T) {
 func FuzzLayoutInvoice(f *testing.F) {
 	f.Add(`<doc><page width="595" height="842"><flow><block><line><word xMin="60" yMin="100" xMax="120" yMax="110">Rechnungsnummer:</word><word xMin="130" yMin="100" xMax="160" yMax="110">R-1</word></line><line><word xMin="60" yMin="112" xMax="90" yMax="122">Menge</word><word xMin="200" yMin="112" xMax="240" yMax="122">Preis</word><word xMin="300" yMin="112" xMax="340" yMax="122">Betrag</word></line><line><word xMin="60" yMin="124" xMax="70" yMax="134">2</word><word xMin="200" yMin="124" xMax="240" yMax="134">1,50</word><word xMin="300" yMin="124" xMax="340" yMax="134">3,00</word></line></block></flow></page></doc>`, "Nettobetrag 3,00")
 	f.Add(`<page><block><line><word xMin="1e300" yMin="-5" xMax="-1e300" yMax="0">IBAN</word></line></block></page>`, "")
+	// A table cut by a page break, an allowance under it, a word split a hair apart.
+	f.Add(`<doc><page width="595" height="842"><flow><block><line><word xMin="60" yMin="800" xMax="90" yMax="810">Menge</word><word xMin="200" yMin="800" xMax="240" yMax="810">Preis</word><word xMin="300" yMin="800" xMax="340" yMax="810">Entgelt</word></line></block></flow></page><page width="595" height="842"><flow><block><line><word xMin="60" yMin="40" xMax="70" yMax="50">2</word><word xMin="100" yMin="40" xMax="150" yMax="50">Stift</word><word xMin="200" yMin="40" xMax="240" yMax="50">1,50</word><word xMin="300" yMin="40" xMax="340" yMax="50">3,00</word></line><line><word xMin="100" yMin="70" xMax="150" yMax="80">Rabatt</word><word xMin="300" yMin="70" xMax="340" yMax="80">0,50</word></line><line><word xMin="100" yMin="100" xMax="140" yMax="110">Zahlbetr</word><word xMin="141" yMin="100" xMax="150" yMax="110">ag</word><word xMin="300" yMin="100" xMax="340" yMax="110">2,98</word></line></block></flow></page></doc>`, "Nettobetrag 2,50\nZahlbetr ag 2,98")
 	f.Fuzz(func(t *testing.T, bbox, text string) {
 		pages, _ := poppler.ParseBBox(strings.NewReader(bbox))
 		inv := ParseInvoice(text, now)
 		refineByLayout(inv, text, newLayout(pages))
+		// The whole reading with the layout: split words mended, line tables read by
+		// their columns (over page breaks, with the allowances under them).
+		l := newLayout(pages)
+		parseInvoice(l.mendSplitWords(text), now, l)
 	})
 }
 
@@ -203,6 +209,18 @@ func TestDueStandsForTotal(t *testing.T) {
 	if tt := inv.Totals; tt.NetTotal.String() != "496.00" || tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
 		t.Errorf("totals %+v", tt)
 	}
+	// As OCR reads it: a table's vertical rule between the label and its value.
+	l = newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 500, Text: "Net total: 496.00 €"},
+		testpdf.At{X: 50, Y: 512, Text: "VAT total: | 75.04 €"},
+		testpdf.At{X: 50, Y: 524, Text: "Due payable: 571.04 €"},
+	)})
+	inv = &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("496.00")
+	layoutTotals(inv, l)
+	if tt := inv.Totals; tt.VATTotal.String() != "75.04" || tt.GrossTotal.String() != "571.04" {
+		t.Errorf("OCR's rule: totals %+v", tt)
+	}
 }
 
 // visualTable is a line table as the ZUGFeRD viewers print it: the amount's header over four
@@ -229,7 +247,7 @@ func visualTable() poppler.LayoutPage {
 // quantity, an amount and a name; a header's words under its figure columns do not end the
 // table, the payment terms do; a name reaching into the price column's slack stays a name.
 func TestLayoutLinesLoose(t *testing.T) {
-	fitting, all := layoutLines(newLayout([]poppler.LayoutPage{visualTable()}), true)
+	fitting, all, _ := layoutLines(newLayout([]poppler.LayoutPage{visualTable()}), true)
 	if len(fitting) != 2 || fitting[0].Description != "Grundpreis" || fitting[1].Description != "Lebensgefährte/in" || fitting[1].Total.String() != "0.00" {
 		t.Errorf("fitting %+v", fitting)
 	}
@@ -264,5 +282,142 @@ func TestOCRBullets(t *testing.T) {
 	}
 	if oneLineAddress("Rossi e Figli 12345 Stadthausen") {
 		t.Error("one e is no bullet")
+	}
+}
+
+// TestTableOverPageBreak: a table whose amount column is headed "Entgelt" and which a page
+// break cuts: its second row stands at the top of the next page without a header, and is
+// read in the columns of the header above, down to the payment terms. The first row stands
+// as close under the header as a header's second line would, its name ("Grundpreis")
+// saying price too: the price column is the header's. A next page that repeats the header
+// is read from its own header, not twice. A document allowance's rate in the quantity's
+// column ("5,00% sur 100,00") is no row.
+func TestTableOverPageBreak(t *testing.T) {
+	first := page(
+		testpdf.At{X: 50, Y: 700, Text: "Pos"}, testpdf.At{X: 150, Y: 700, Text: "Beschreibung"}, testpdf.At{X: 244, Y: 700, Text: "Nettopreis"},
+		testpdf.At{X: 358, Y: 700, Text: "Menge"}, testpdf.At{X: 440, Y: 700, Text: "Steuer"}, testpdf.At{X: 505, Y: 700, Text: "Entgelt"},
+		testpdf.At{X: 55, Y: 728, Text: "1"}, testpdf.At{X: 150, Y: 728, Text: "Grundpreis"}, testpdf.At{X: 270, Y: 728, Text: "3,90"},
+		testpdf.At{X: 362, Y: 728, Text: "1 Stk"}, testpdf.At{X: 420, Y: 728, Text: "7 % VAT"}, testpdf.At{X: 520, Y: 728, Text: "3,90"},
+	)
+	second := page(
+		testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
+		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 420, Y: 60, Text: "7 % VAT"}, testpdf.At{X: 515, Y: 60, Text: "13,00"},
+		testpdf.At{X: 150, Y: 100, Text: "REMISE COMMERCIALE"}, testpdf.At{X: 362, Y: 100, Text: "5,00% sur 100,00"}, testpdf.At{X: 515, Y: 100, Text: "-5,00"},
+		testpdf.At{X: 50, Y: 160, Text: "Zahlungsbedingungen:"},
+		testpdf.At{X: 360, Y: 180, Text: "2 Raten"}, testpdf.At{X: 515, Y: 180, Text: "9,04"},
+	)
+	fitting, all, _ := layoutLines(newLayout([]poppler.LayoutPage{first, second}), true)
+	if len(fitting) != 1 || fitting[0].Description != "Grundpreis" {
+		t.Errorf("fitting %+v", fitting)
+	}
+	if len(all) != 2 || all[1].Description != "Stadtfahrt" || all[1].Quantity.String() != "6" || all[1].Total.String() != "13.00" || all[1].UnitPrice.String() != "2.00" {
+		t.Errorf("all %+v", all)
+	}
+	// The next page repeats the header: its row is read once, from its own header.
+	repeated := page(append([]testpdf.At{
+		{X: 50, Y: 40, Text: "Pos"}, {X: 150, Y: 40, Text: "Beschreibung"}, {X: 244, Y: 40, Text: "Nettopreis"},
+		{X: 358, Y: 40, Text: "Menge"}, {X: 440, Y: 40, Text: "Steuer"}, {X: 505, Y: 40, Text: "Entgelt"},
+	}, testpdf.At{X: 55, Y: 60, Text: "2"}, testpdf.At{X: 150, Y: 60, Text: "Stadtfahrt"}, testpdf.At{X: 270, Y: 60, Text: "2,00"},
+		testpdf.At{X: 362, Y: 60, Text: "6 Stk"}, testpdf.At{X: 515, Y: 60, Text: "12,00"})...)
+	fitting, all, _ = layoutLines(newLayout([]poppler.LayoutPage{first, repeated}), true)
+	if len(fitting) != 2 || len(all) != 2 || all[1].Total.String() != "12.00" {
+		t.Errorf("repeated header: fitting %+v, all %+v", fitting, all)
+	}
+}
+
+// TestMendSplitWords: pdftotext reports a word of a font whose glyph widths do not match
+// its advances as two words a hair apart ("Zahlbetr ag"); the layout and the text lines
+// get the word back, so its label is found. Words a space apart, and a letter a hair from
+// a figure or a colon, stay as they are.
+func TestMendSplitWords(t *testing.T) {
+	w := func(x0, x1, y float64, s string) poppler.Word {
+		return poppler.Word{Box: poppler.Box{X0: x0, Y0: y, X1: x1, Y1: y + 8.85}, Text: s}
+	}
+	line := func(ws ...poppler.Word) poppler.Block { return poppler.Block{Lines: []poppler.Line{{Words: ws}}} }
+	p := poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{
+		line(w(298.58, 334.26, 259.4, "Zahlbetr"), w(335.33, 345.07, 259.4, "ag"), w(527.1, 549.1, 259.4, "470,15")),
+		line(w(43.95, 57.66, 305.7, "Ver"), w(58.73, 85.24, 305.7, "käufer"), w(86.31, 89.01, 305.7, ":")),
+		line(w(298.58, 374.34, 200.3, "Rechnungssumme"), w(376.82, 396.86, 200.3, "ohne"), w(399.3, 417.44, 200.3, "USt.")),
+		line(w(100, 120, 400, "Nr"), w(121, 140, 400, "4711")),
+	}}
+	l := newLayout([]poppler.LayoutPage{p})
+	text := "Rechnungssumme ohne USt.    624,90\nZahlbetr ag      470,15\nVer käufer :\nNr 4711\n"
+	got := l.mendSplitWords(text)
+	if want := "Rechnungssumme ohne USt.    624,90\nZahlbetrag      470,15\nVerkäufer :\nNr 4711\n"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	var segs []string
+	for _, s := range l.pages[0] {
+		segs = append(segs, s.text)
+	}
+	if strings.Join(segs, "|") != "Rechnungssumme ohne USt.|Zahlbetrag|470,15|Verkäufer :|Nr 4711" {
+		t.Errorf("segments %q", segs)
+	}
+	if inv := parseInvoice(got, now, l); inv.Totals.AmountDue.String() != "470.15" {
+		t.Errorf("amount due %q", inv.Totals.AmountDue)
+	}
+}
+
+// TestLinesLessAdjustments: without a printed line total the lines add up to the net less
+// the document's allowances and plus its charges printed under the table (the allowance's
+// sign from its word, not from its print); the totals then carry them.
+func TestLinesLessAdjustments(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 50, Y: 100, Text: "Désignation"}, testpdf.At{X: 250, Y: 100, Text: "P.U. HT"}, testpdf.At{X: 350, Y: 100, Text: "Qté"}, testpdf.At{X: 480, Y: 100, Text: "Total HT"},
+		testpdf.At{X: 50, Y: 130, Text: "Support"}, testpdf.At{X: 250, Y: 130, Text: "60,00"}, testpdf.At{X: 350, Y: 130, Text: "1,00"}, testpdf.At{X: 480, Y: 130, Text: "60,00"},
+		testpdf.At{X: 50, Y: 150, Text: "Papier"}, testpdf.At{X: 250, Y: 150, Text: "10,00"}, testpdf.At{X: 350, Y: 150, Text: "3,00"}, testpdf.At{X: 480, Y: 150, Text: "30,00"},
+		testpdf.At{X: 50, Y: 170, Text: "Appel"}, testpdf.At{X: 250, Y: 170, Text: "5,00"}, testpdf.At{X: 350, Y: 170, Text: "1,00"}, testpdf.At{X: 480, Y: 170, Text: "5,00"},
+		testpdf.At{X: 50, Y: 220, Text: "REMISE COMMERCIALE"}, testpdf.At{X: 350, Y: 220, Text: "5,00% sur 100,00"}, testpdf.At{X: 480, Y: 220, Text: "5,00"},
+		testpdf.At{X: 50, Y: 260, Text: "FRAIS DE DEPLACEMENT"}, testpdf.At{X: 480, Y: 260, Text: "10,00"},
+	)})
+	text := "Total HT 100,00\nTVA 10 % 10,00\nTotal TTC 110,00\n"
+	inv := parseInvoice(text, now, l)
+	if len(inv.Lines) != 3 || inv.Lines[1].Item.Name != "Papier" || inv.Lines[1].NetAmount.String() != "30.00" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+	if tt := inv.Totals; tt.LineTotal.String() != "95.00" || tt.AllowanceTotal.String() != "5.00" || tt.ChargeTotal.String() != "10.00" || tt.NetTotal.String() != "100.00" {
+		t.Errorf("totals %+v", tt)
+	}
+	// Lines that do not make the net with them are not taken, and no line total is made up.
+	inv = parseInvoice("Total HT 101,00\nTVA 10 % 10,10\nTotal TTC 111,10\n", now, l)
+	if len(inv.Lines) != 0 || inv.Totals.LineTotal.Valid() || inv.Totals.AllowanceTotal.Valid() {
+		t.Errorf("not adding up: lines %+v, totals %+v", inv.Lines, inv.Totals)
+	}
+}
+
+// TestOCRSenderLineAndColumns: OCR parts the sender's line at its bullets, whose boxes are a
+// few points high ("Bei Spiel GmbH", "e", "Ecke12", ...): the row's close segments are read
+// as one line and name the seller. The OCR text lines run the two columns together row by
+// row, so their buyer is a line of the seller's column ("Ingmar N. Fo", a contact): the
+// block left of the seller's is the buyer's.
+func TestOCRSenderLineAndColumns(t *testing.T) {
+	w := func(x0, x1, y0, y1 float64, s string) poppler.Block {
+		return poppler.Block{Lines: []poppler.Line{{Words: []poppler.Word{{Box: poppler.Box{X0: x0, Y0: y0, X1: x1, Y1: y1}, Text: s}}}}}
+	}
+	p := poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{
+		w(451, 518, 123.8, 132.0, "Bei Spiel GmbH"), w(451.9, 477.8, 140.2, 145.4, "Ecke 12"), w(451.9, 516, 154.6, 159.8, "12345 Stadthausen"),
+		w(82.6, 124.1, 157.0, 162.2, "Bei Spiel GmbH"), w(132.0, 134.4, 158.4, 160.8, "e"), w(142.3, 163.0, 157.0, 161.3, "Ecke12"),
+		w(170.9, 173.3, 158.4, 160.8, "e"), w(181.2, 231.8, 157.0, 161.3, "12345 Stadthausen"),
+		w(71.0, 147.4, 168.2, 181.9, "Theodor Est"), w(451.7, 521.0, 169.0, 175.7, "phone (555) 23 78 -0"),
+		w(71.8, 131.0, 196.8, 209.3, "Bahnstr. 42"), w(451.9, 501.8, 196.8, 205.4, "http://localhost/"),
+		w(451.9, 494.6, 212.4, 218.9, "Ingmar N. Fo"),
+		w(71.3, 158.2, 226.3, 237.6, "88802 Spielkreis"), w(451.7, 525.4, 226.6, 233.3, "phone (555) 23 78 -23"),
+	}}
+	l := newLayout([]poppler.LayoutPage{p})
+	if got := letterheadName(l.pages[0], 842); got != "Bei Spiel GmbH" {
+		t.Errorf("sender's line: %q", got)
+	}
+	inv := &einvoice.Invoice{}
+	inv.Seller.Name, inv.Buyer.Name = "Bei Spiel GmbH", "Ingmar N. Fo"
+	refineByLayout(inv, "", l)
+	if inv.Buyer.Name != "Theodor Est" || inv.Buyer.Address.City != "Spielkreis" || inv.Seller.Name != "Bei Spiel GmbH" {
+		t.Errorf("seller %q, buyer %q %+v", inv.Seller.Name, inv.Buyer.Name, inv.Buyer.Address)
+	}
+	// A buyer the text lines read from the buyer's own column stands.
+	inv = &einvoice.Invoice{}
+	inv.Seller.Name, inv.Buyer.Name = "Bei Spiel GmbH", "Bahnstr. 42 GmbH"
+	refineByLayout(inv, "", l)
+	if inv.Buyer.Name != "Bahnstr. 42 GmbH" {
+		t.Errorf("own column: buyer %q", inv.Buyer.Name)
 	}
 }

@@ -111,7 +111,14 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		return
 	}
 	before := inv.Seller.Name
-	layoutParties(l, text).apply(inv)
+	g := layoutParties(l, text)
+	if g.buyer != nil && !g.buyerStrong && g.seller != nil && g.buyer.box.X1 < g.seller.box.X0 && inColumn(l, inv.Buyer.Name, g.seller) {
+		// The text lines' buyer is a line of the seller's column: two columns run together
+		// row by row ("Theodor Est  phone (555) 23 78 -0"), the buyer's read from the wrong
+		// one. The block left of the seller's is the buyer's.
+		g.buyerStrong = true
+	}
+	g.apply(inv)
 	for i := range inv.Payment.CreditTransfers {
 		if ct := &inv.Payment.CreditTransfers[i]; ct.AccountName == before {
 			ct.AccountName = inv.Seller.Name // the account holder named after the seller read
@@ -147,6 +154,20 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	layoutTotals(inv, l)
+}
+
+// inColumn: name is a segment of b's page that stands in b's column (overlaps its width)
+// and under its top.
+func inColumn(l *layout, name string, b *addrBlock) bool {
+	if strings.TrimSpace(name) == "" || b.page >= len(l.pages) {
+		return false
+	}
+	for _, s := range l.pages[b.page] {
+		if s.Y0 >= b.box.Y0 && overlapX(s.Box, b.box) && sameName(s.text, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleNumberDate reads a title that names the document's kind, then its number and date:
@@ -237,25 +258,13 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		}
 	}
 	if !agree(net, vat, gross) {
-		// A credit note may print its total negative and its VAT without the sign
-		// ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC -233,47 €"): the figures
-		// agree as magnitudes, and the negative total gives them all their sign.
-		negative := slices.ContainsFunc(found.gross, func(d decimal.Decimal) bool { return d.Sign() < 0 })
-		abs := func(vs []decimal.Decimal) []decimal.Decimal {
-			out := make([]decimal.Decimal, len(vs))
-			for i, v := range vs {
-				out[i] = v.Abs()
-			}
-			return out
-		}
-		net, vat, gross, _ = totalsFound{net: abs(found.net), vat: abs(found.vat), gross: abs(found.gross)}.choose()
-		if !negative || !agree(net, vat, gross) {
+		// A credit note's figures agree as magnitudes (totalsFound.creditNote).
+		var ok bool
+		if net, vat, gross, ok = found.creditNote(); !ok {
 			return
 		}
-		n, v, g := net.Neg(), vat.Neg(), gross.Neg()
-		net, vat, gross = &n, &v, &g
-		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(g.Abs()) {
-			t.AmountDue = money(g)
+		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(gross.Abs()) {
+			t.AmountDue = money(*gross)
 		}
 	}
 	t.NetTotal, t.VATTotal, t.GrossTotal = money(*net), money(*vat), money(*gross)

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -15,16 +16,22 @@ import (
 // the table starts with a quantity in its column, and its price and amount stand in theirs
 // on the row or a little under it (a layout that sets the amount a line lower).
 var (
-	qtyHeadRE    = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
-	priceHeadRE  = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|prix\s+ht\b)`)
+	qtyHeadRE   = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
+	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
+	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
+	// amount column of the standard's own viewers.
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|prix\s+ht\b)`)
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
 	// Labels under a table that end it: its sums and the VAT breakdown, and the sections
 	// that follow a line table (payment terms, the document's allowances and charges, whose
 	// rows have figures in the same columns).
-	tableEndRE = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
+	// A document allowance's or charge's label, set under a table's rows with its amount in
+	// the amount column ("REMISE : REMISE COMMERCIALE ... -5,00", "Fracht 10,00"):
+	// group 1 is an allowance's, which lowers the net.
+	adjustmentRE = lazyre.New(`(?i)^(?:(remise|rabais|r[ée]duction|rabatt|nachlass|abschlag|discount|allowance)|charge|frais|zuschlag|aufschlag|fracht|versand(?:kosten)?|porto|surcharge|shipping|freight)\b`)
+	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
 )
 
 // maxTableRows bounds the rows one table gives.
@@ -50,12 +57,16 @@ func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x
 // the price missing or not fitting (a quantity printed rounded, "6" for 6.5 km; a price
 // column left empty): those count only when all of them add up to the line total, a
 // stronger check than one row's product.
-func layoutLines(l *layout, comma bool) (fitting, all []Item) {
-	for _, segs := range l.pages {
+//
+// adjust are the document's allowances (negative) and charges (positive) printed under the
+// tables' rows: the rows add up to the net less them when no line total is printed.
+func layoutLines(l *layout, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
+	for pi, segs := range l.pages {
 		if len(segs) > maxStackSegments {
 			continue
 		}
 		tables := 0
+		var withNext []segment
 		for i, s := range segs {
 			if !qtyHeadRE.MatchString(s.text) || len(all) >= maxTableRows {
 				continue
@@ -63,23 +74,72 @@ func layoutLines(l *layout, comma bool) (fitting, all []Item) {
 			if tables++; tables > 10 {
 				break // a page's tables: one, perhaps a few, not a page of headers
 			}
-			fit, rows := readTable(segs, i, comma)
+			if withNext == nil {
+				withNext = continued(l, pi)
+			}
+			fit, rows, adj := readTable(withNext, i, comma)
 			fitting = append(fitting, fit...)
 			all = append(all, rows...)
+			adjust = append(adjust, adj...)
 		}
 	}
-	return fitting, all
+	return fitting, all, adjust
+}
+
+// maxContinuedPages bounds the pages a table is followed onto.
+const maxContinuedPages = 3
+
+// continued is page pi's segments followed by those of the next pages, each set under the
+// one before it (its Y shifted by the heights of the pages above): a table that a page
+// break cuts goes on at the top of the next page without its header, and its rows there are
+// read in the columns of the header above. A following page stops where a quantity header
+// of its own starts (a table that repeats its header is read from that header) and the
+// pages after it are not added.
+func continued(l *layout, pi int) []segment {
+	segs := l.pages[pi]
+	offset := 0.0
+	for next := pi + 1; next < len(l.pages) && next <= pi+maxContinuedPages; next++ {
+		if len(l.pages[next]) > maxStackSegments {
+			break
+		}
+		if next-1 < len(l.height) {
+			offset += l.height[next-1]
+		}
+		if offset <= 0 {
+			break // no page height to set the pages one under the other
+		}
+		if len(segs) == len(l.pages[pi]) {
+			segs = slices.Clone(segs)
+		}
+		header := false
+		for _, s := range l.pages[next] {
+			if qtyHeadRE.MatchString(s.text) {
+				header = true
+				break
+			}
+			s.Y0 += offset
+			s.Y1 += offset
+			segs = append(segs, s)
+		}
+		if header {
+			break
+		}
+	}
+	return segs
 }
 
 // readTable reads the table whose quantity header is segs[q]: the rows whose figures fit,
 // and every row with a quantity, an amount and a name.
-func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
+func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
 	head := segs[q]
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
 	var price, amount, desc column
-	bottom := head.Y1
+	var priceBottom, amountBottom, descBottom float64
+	priceDist := math.Inf(1)
 	// The header's other cells: on the quantity's row or the rows just over or under it.
+	// Of the price's the one nearest the quantity's row: the first row may stand as close
+	// under the header as its second line, and its name may say "price" too ("Grundpreis").
 	for _, s := range segs {
 		if s.Y1 < head.Y0-2*h || s.Y0 > head.Y1+2*h || s.X0 == head.X0 && s.Y0 == head.Y0 {
 			continue
@@ -89,18 +149,19 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			if !amount.ok || s.X0 > amount.x0 {
 				amount = column{s.X0, s.X1, true}
 			}
+			amountBottom = max(amountBottom, s.Y1)
 		case priceHeadRE.MatchString(s.text):
-			price = column{s.X0, s.X1, true}
+			if d := math.Abs(s.Y0 - head.Y0); d < priceDist {
+				price, priceBottom, priceDist = column{s.X0, s.X1, true}, s.Y1, d
+			}
 		case descHeadRE.MatchString(s.text) && !desc.ok:
-			desc = column{s.X0, s.X1, true}
-		default:
-			continue
+			desc, descBottom = column{s.X0, s.X1, true}, s.Y1
 		}
-		bottom = max(bottom, s.Y1)
 	}
 	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
-		return nil, nil
+		return nil, nil, nil
 	}
+	bottom := max(head.Y1, priceBottom, amountBottom, descBottom)
 	// The rows: each starts at a quantity in its column, down to the table's end.
 	var anchors []int
 	end := math.Inf(1)
@@ -117,12 +178,15 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			end = s.Y0
 			break
 		}
-		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && leadNumberRE.MatchString(s.text) {
+		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && quantityCell(s.text) {
 			anchors = append(anchors, j)
 			if len(anchors) > maxTableRows {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
+	}
+	if len(anchors) > 0 {
+		adjust = adjustments(segs, anchors[len(anchors)-1], end, qty, amount, comma)
 	}
 	for k, a := range anchors {
 		row := segs[a]
@@ -198,7 +262,61 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item) {
 			fitting = append(fitting, it)
 		}
 	}
-	return fitting, all
+	return fitting, all, adjust
+}
+
+// maxAdjustGap is the widest gap, in row heights, between the lines under a table's last
+// row down to its allowances and charges: further down stands another part of the page.
+const maxAdjustGap = 8
+
+// adjustments reads the document allowances and charges under a table's last row (segs[last])
+// and above its end: a label of one (adjustmentRE) outside the quantity and amount
+// columns, its figure in the amount column on its row; allowances negative, charges
+// positive, whatever sign is printed.
+func adjustments(segs []segment, last int, end float64, qty, amount column, comma bool) []decimal.Decimal {
+	var out []decimal.Decimal
+	prev := segs[last]
+	for j := last + 1; j < len(segs) && segs[j].Y0 < end && len(out) < maxTableRows; j++ {
+		s := segs[j]
+		if s.Y0-prev.Y1 > maxAdjustGap*prev.h() {
+			break
+		}
+		prev = s
+		m := adjustmentRE.FindStringSubmatch(s.text)
+		if m == nil || qty.holds(s) || amount.holds(s) {
+			continue
+		}
+		var v *decimal.Decimal
+		best := 0.0
+		for _, t := range segs {
+			if !sameRow(s.Box, t.Box) || !amount.holds(t) {
+				continue
+			}
+			for _, w := range t.words {
+				c := segment{Box: w.Box, text: w.Text}
+				if n, ok := cellNumber(c.text, comma); ok && amount.holds(c) && (v == nil || amount.over(c) > best) {
+					v, best = &n, amount.over(c)
+				}
+			}
+		}
+		if v == nil {
+			continue
+		}
+		if a := v.Abs(); m[1] != "" {
+			out = append(out, a.Neg())
+		} else {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// quantityCell: the cell starts with a figure that is no percentage ("5,00% sur 100,00
+// EUR" in the quantity's column is a document allowance's rate and base under the table,
+// not a row).
+func quantityCell(s string) bool {
+	lead := leadNumberRE.FindString(s)
+	return lead != "" && !strings.HasPrefix(strings.TrimSpace(s[len(lead):]), "%")
 }
 
 // cellNumber reads a table cell that is one figure, perhaps with its currency.

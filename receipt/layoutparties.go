@@ -379,17 +379,36 @@ func addressParts(s string, n int) []string {
 
 // letterheadName is the name of a one-line address in the page's top fifth or bottom
 // fifth: the sender's, as letterheads and footers print it.
+//
+// OCR may part the line into segments at its bullets: a bullet's box is a few points
+// high, so the gap beside it is wide for its height ("Bei Spiel GmbH", "e", "Ecke12",
+// "e", "12345 Stadthausen"). The segments on the row that follow one another closely
+// (bulletGap) are read as one line too.
 func letterheadName(segs []segment, height float64) string {
-	for _, s := range segs {
+	for i, s := range segs {
 		if height > 0 && s.Y0 > 0.2*height && s.Y1 < 0.8*height {
 			continue
 		}
-		if oneLineAddress(s.text) {
-			return strings.TrimSpace(addressParts(s.text, 2)[0])
+		line := s.text
+		for j := i + 1; j < len(segs) && j < i+maxLineSegments; j++ {
+			prev, t := segs[j-1], segs[j]
+			if !sameRow(s.Box, t.Box) || t.X0-prev.X1 > bulletGap*max(s.h(), t.h()) {
+				break
+			}
+			line += " " + t.text
+		}
+		for _, l := range []string{s.text, line} {
+			if oneLineAddress(l) {
+				return strings.TrimSpace(addressParts(l, 2)[0])
+			}
 		}
 	}
 	return ""
 }
+
+// bulletGap is the widest gap, in the taller one's height, between two segments of a
+// sender's line that OCR parted at a bullet; maxLineSegments bounds the segments joined.
+const bulletGap, maxLineSegments = 3.0, 12
 
 // badPartyName: what the text lines gave as a name is none: empty, two columns' text run
 // together, a web or mail address, an address line.

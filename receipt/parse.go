@@ -359,7 +359,7 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\bvat\b|\bbtw\b|\biva\b`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b`)
 	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
 )
 
@@ -395,7 +395,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 	header := -10
 	for i, l := range p.lines {
 		low := p.lower[i]
-		if len(amounts(l)) == 0 && vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low) {
+		if vatHeader(l, low) {
 			header = i
 			continue
 		}
@@ -450,8 +450,9 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 			}
 			continue
 		}
-		if negative(amounts(rest)) {
-			// A credit note's table: every figure negative.
+		if signed := amounts(rest); negative(signed) || printedNegative(signed, line.Net) && (line.VAT.Value().IsZero() || printedNegative(signed, line.VAT)) {
+			// A credit note's table: every figure negative, or the net and VAT read (an
+			// allowance's column beside them may print its figure positive).
 			line.Net, line.VAT, line.Gross = neg(line.Net), neg(line.VAT), neg(line.Gross)
 		}
 		if code == "" && !hasRate {
@@ -466,6 +467,30 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 		out = append(out, line)
 	}
 	return out, partial
+}
+
+// vatHeader: the line names a VAT table's columns (l, and low its lower case). Beside the
+// table, on its header's row, may stand a total ("Taxe  Base  Montant      Total HT
+// -218,48 €"): the words before the first amount are the header then, when they are three
+// or more, hold no figure (a rate would make it a VAT line: "USt 19 % auf Netto 100,00"),
+// and name a column in a word of its own beside the tax's (a row's label names the tax
+// alone: "Umsatzsteuer (S)  -4,85 ...", "Kein Ausweis der Umsatzsteuer bei  2000,00").
+func vatHeader(l, low string) bool {
+	as := amounts(l)
+	if len(as) == 0 {
+		return vatHeaderTaxRE.MatchString(low) && vatHeaderColsRE.MatchString(low)
+	}
+	head := strings.ToLower(l[:as[0].start])
+	words := strings.Fields(head)
+	if len(words) < 3 || strings.ContainsAny(head, "0123456789") || !vatHeaderTaxRE.MatchString(head) {
+		return false
+	}
+	for _, w := range words {
+		if !vatHeaderTaxRE.MatchString(w) && vatHeaderColsRE.MatchString(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // bareRateRE is a number standing alone in a table row: not an amount (two decimals after
@@ -495,6 +520,23 @@ func negative(as []amount) bool {
 		}
 	}
 	return len(as) > 0
+}
+
+// printedNegative: the line prints d's figure with a minus sign, and not also without.
+func printedNegative(as []amount, d einvoice.Decimal) bool {
+	if !d.Valid() {
+		return false
+	}
+	minus := false
+	for _, a := range as {
+		if a.v.Abs().Equal(d.Value().Abs()) {
+			if a.v.Sign() > 0 {
+				return false
+			}
+			minus = minus || a.v.Sign() < 0
+		}
+	}
+	return minus
 }
 
 func neg(d einvoice.Decimal) einvoice.Decimal {
@@ -674,23 +716,35 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 			}
 		}
 	}
+	// Of the pairs that fit, the one printed closest together (a table sets a rate's
+	// figures in neighbouring columns: "Warenwert -2,90 | Zu-/Abschlag 0,08 |
+	// Steuerbasis -2,82 | 7 | -0,20", where 2,90 fits 0,20 at 7 % too), then the one of the
+	// largest net: two cents of slack let small figures fit by chance (0,15 VAT of a 0,77
+	// net at 19 % beside the net 4,85 and its VAT 0,92), large ones hardly.
+	found, apart := false, 0
 	for i := range as {
 		for j := range as {
 			if i == j {
 				continue
 			}
 			a, b := as[i], as[j]
+			var net, vat decimal.Decimal
 			switch {
 			case fits(a, b) && (b.Sign() > 0 || rate.IsZero()): // net, VAT (none at 0 %)
-				line.Net, line.VAT, line.Gross = money(a), money(b), money(a.Add(b))
-				return line, true
+				net, vat = a, b
 			case b.GreaterThan(a) && fits(b.Sub(a), a) && a.Sign() > 0: // VAT, gross
-				line.Net, line.VAT, line.Gross = money(b.Sub(a)), money(a), money(b)
-				return line, true
+				net, vat = b.Sub(a), a
+			default:
+				continue
+			}
+			d := max(i-j, j-i)
+			if !found || d < apart || d == apart && net.GreaterThan(line.Net.Value()) {
+				line.Net, line.VAT, line.Gross = money(net), money(vat), money(net.Add(vat))
+				found, apart = true, d
 			}
 		}
 	}
-	return line, false
+	return line, found
 }
 
 // maxTaxAmounts bounds the amounts of tax lines vatWithoutRate tries against each other.
@@ -1018,7 +1072,9 @@ func cleanDesc(s string) string {
 }
 
 var (
-	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	// VAT identification numbers by their country's format (the United Kingdom's too:
+	// sellers from there still invoice into the EU, "GB123456789", "GB 123 4567 89").
+	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
 	taxNoRE   = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -84,4 +85,28 @@ func (t totalsFound) choose() (net, vat, gross, due *decimal.Decimal) {
 		}
 	}
 	return last(t.net), last(t.vat), last(t.gross), last(t.due)
+}
+
+// creditNote reads the totals of a credit note that prints its net and total negative
+// and its VAT without the sign ("Total HT -218,48 €", "Taxes 14,99 €", "Total TTC
+// -233,47 €"), or whose sign the text lines lost ("Steuerbetrag in EUR -" over "1,12"):
+// the figures agree as magnitudes, and a negative net or total gives them all the sign.
+func (t totalsFound) creditNote() (net, vat, gross *decimal.Decimal, ok bool) {
+	isNeg := func(d decimal.Decimal) bool { return d.Sign() < 0 }
+	if !slices.ContainsFunc(t.gross, isNeg) && !slices.ContainsFunc(t.net, isNeg) {
+		return nil, nil, nil, false
+	}
+	abs := func(vs []decimal.Decimal) []decimal.Decimal {
+		out := make([]decimal.Decimal, len(vs))
+		for i, v := range vs {
+			out[i] = v.Abs()
+		}
+		return out
+	}
+	net, vat, gross, _ = totalsFound{net: abs(t.net), vat: abs(t.vat), gross: abs(t.gross)}.choose()
+	if net == nil || vat == nil || gross == nil || !net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(decimal.New(2, -2)) {
+		return nil, nil, nil, false
+	}
+	n, v, g := net.Neg(), vat.Neg(), gross.Neg()
+	return &n, &v, &g, true
 }

@@ -35,6 +35,26 @@ func TestVATLayouts(t *testing.T) {
 			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
 				"Umsatzsteuer (S)      -4,85      19      -0,92\nBruttosumme -5,77\n",
 			"19:-4.85/-0.92/-5.77"},
+		// A credit note's rows with the allowance's column beside the figures, printed
+		// positive: 0,15 at 19 % would fit a net of 0,77 and 2,90 at 7 % the VAT 0,20 too;
+		// the net and VAT stand side by side and keep their sign.
+		"credit note with allowances": {
+			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Zu-/Abschlag   Steuerbasisbetrag   USt. %   USt.-Betrag\n" +
+				"VAT (S)   -5,00   0,15   -4,85   19   -0,92\nVAT (S)   -2,90   0,08   -2,82   7   -0,20\nBruttosumme -8,79\n",
+			"19:-4.85/-0.92/-5.77 7:-2.82/-0.20/-3.02"},
+		// The header shares its row with a total, and the rows print the rate bare.
+		"header beside a total": {
+			"Taxe   Base   Montant      Total HT   -218,48 €\n20.0   -20,48 €   -4,10 €\n      Taxes   14,99 €\n5.5   -198,00 €   -10,89 €\nTotal TTC   -233,47 €\n",
+			"20:-20.48/-4.10/-24.58 5.5:-198.00/-10.89/-208.89"},
+		// A row whose label names the tax and its kind in one word is no header.
+		"exempt row with a long label": {
+			"Umsatzsteueraufschlüsselung:\nArt (Kategorie)   Warenwert   Steuerbasisbetrag   USt. %   USt.-Betrag\nVAT (K)\n" +
+				"Kein Ausweis der Umsatzsteuer bei        2000,00        0        0,00\ninnergemeinschaftlichen Lieferungen\n",
+			"0:2000.00/0.00/2000.00"},
+		// A VAT line with its rate is no header, whatever words it has.
+		"rate line with header words": {
+			"Summe 119,00\nUSt 19 % auf Netto 100,00 19,00\n",
+			"19:100.00/19.00/119.00"},
 		"exempt row": {
 			"Umsatzsteueraufschlüsselung\nArt (Kategorie)   Warenwert   Basisbetrag   Steuersatz [%]   Steuerbetrag\n" +
 				"innergemeinschaftliche      2.000,00      0      0,00\nBruttosumme 2.000,00\n",
