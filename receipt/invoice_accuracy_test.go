@@ -93,9 +93,11 @@ func TestInvoiceAccuracy(t *testing.T) {
 	// Reached on 64 invoices with the layout readers (#20): number 64, issue date 64, seller
 	// 61, buyer 62, VAT id 60 of 62, currency 63, net 64, VAT 61, gross 61, amount due 64,
 	// IBAN 19 of 19, VAT breakdown 61, line count 43 of 63; line count 63 of 63 once the
-	// table's rows that add up to the line total count without each fitting (#20).
-	floor := map[string]float64{"number": 0.98, "issueDate": 0.98, "seller": 0.94, "buyer": 0.95, "sellerVatId": 0.95, "currency": 0.95,
-		"net": 0.95, "vat": 0.92, "gross": 0.92, "amountDue": 0.95, "iban": 0.95, "vatBreakdown": 0.92, "lineCount": 0.97}
+	// table's rows that add up to the line total count without each fitting (#20); VAT id
+	// 62 of 62, VAT and gross 64, VAT breakdown 63 once credit notes keep their sign and
+	// a VAT table's header may share its row with a total (#20).
+	floor := map[string]float64{"number": 0.98, "issueDate": 0.98, "seller": 0.94, "buyer": 0.95, "sellerVatId": 0.98, "currency": 0.95,
+		"net": 0.95, "vat": 0.98, "gross": 0.98, "amountDue": 0.95, "iban": 0.95, "vatBreakdown": 0.96, "lineCount": 0.97}
 	for _, f := range extracteval.Fields {
 		share := float64(right[f]) / float64(max(1, had[f]))
 		t.Logf("%-12s %3d of %3d (%.0f %%)", f, right[f], had[f], 100*share)
