@@ -82,7 +82,10 @@ func TestWorkbenchInBrowser(t *testing.T) {
 	a, b := file("a.pdf", testpdf.New(2)), file("b.pdf", testpdf.New(3))
 	receipt := filepath.Join(corpus, "receipts", "de-scans", "aldi_02032020_19_02423.jpg")
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium.Binary), chromedp.NoSandbox, chromedp.WindowSize(1280, 1600))
+	// Chromium's own temporary files (its singleton socket directory, left when the browser
+	// is killed at the end) go to a directory the test removes, not /tmp.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium.Binary), chromedp.NoSandbox, chromedp.WindowSize(1280, 1600),
+		chromedp.Env("TMPDIR="+t.TempDir()))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
