@@ -60,7 +60,8 @@ func New(cfg engine.Config, dir string) *Paddle {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs // node runs in dir, the script is named from anywhere
 	}
-	cfg.New = func(int) engine.Process { return &process{dir: dir} }
+	tempRoot := cmp.Or(cfg.TempRoot, os.TempDir())
+	cfg.New = func(int) engine.Process { return &process{dir: dir, tempRoot: tempRoot} }
 	cfg.MaxJobs = cmp.Or(cfg.MaxJobs, 500)
 	return &Paddle{sup: engine.New(cfg), dir: dir}
 }
@@ -115,10 +116,13 @@ func (p *Paddle) Read(ctx context.Context, img []byte) (string, error) {
 type process struct {
 	dir   string
 	child *engine.Child
-	in    *os.File      // requests
-	outF  *os.File      // answers, as read by out
-	out   *bufio.Reader // answers
-	errs  *tail         // the end of its stderr, for errors
+	// tempRoot holds tmp, the process's TMPDIR: onnxruntime writes a log file there at
+	// every start (mat-debug-PID.log), which Stop removes with it.
+	tempRoot, tmp string
+	in            *os.File      // requests
+	outF          *os.File      // answers, as read by out
+	out           *bufio.Reader // answers
+	errs          *tail         // the end of its stderr, for errors
 }
 
 var (
@@ -141,11 +145,18 @@ func (p *process) Start(ctx context.Context) error {
 		return err
 	}
 	p.errs = &tail{}
+	if p.tmp, err = os.MkdirTemp(p.tempRoot, "papierkram-paddleocr-tmp-"); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return err
+	}
 	// *os.File ends go to the program as they are; ours are closed once it has them, so
 	// that its exit ends our read and our close ends its loop.
 	c, err := engine.StartProcess(ctx, engine.Command{
 		Name: "node", Args: []string{filepath.Join(p.dir, "ocr.mjs"), "--serve"},
-		Dir: p.dir, NoNetwork: true, Stdin: inR,
+		Dir: p.dir, NoNetwork: true, Stdin: inR, Env: []string{"TMPDIR=" + p.tmp},
 	}, outW, p.errs)
 	inR.Close()
 	outW.Close()
@@ -185,6 +196,9 @@ func (p *process) Healthy(context.Context) error {
 }
 
 func (p *process) Stop() error {
+	if p.tmp != "" {
+		defer os.RemoveAll(p.tmp) // after the kill: node no longer writes there
+	}
 	if p.child == nil {
 		return nil
 	}

@@ -80,7 +80,9 @@ func TestWarmProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newPaddle(t)
+	root := t.TempDir()
+	p := New(engine.Config{Concurrency: 1, TempRoot: root, JobTimeout: time.Minute}, dir)
+	t.Cleanup(func() { p.Stop(context.Background()) })
 	var first []int
 	for i := range 3 {
 		text, err := p.Read(t.Context(), img)
@@ -93,6 +95,10 @@ func TestWarmProcess(t *testing.T) {
 		}
 		if first == nil {
 			first = pids
+			// onnxruntime's start-up log goes to the process's own TMPDIR, not /tmp.
+			if logs, _ := filepath.Glob(filepath.Join(root, "papierkram-paddleocr-tmp-*", "mat-debug-*.log")); len(logs) != 1 {
+				t.Errorf("onnxruntime's logs in the process's TMPDIR: %v", logs)
+			}
 		} else if pids[0] != first[0] {
 			t.Fatalf("reading %d ran in process %d, the first in %d", i, pids[0], first[0])
 		}
@@ -118,6 +124,9 @@ func TestWarmProcess(t *testing.T) {
 	}
 	if pids := servers(t); len(pids) != 0 {
 		t.Fatalf("after Stop: processes %v", pids)
+	}
+	if left, _ := os.ReadDir(root); len(left) != 0 {
+		t.Fatalf("after Stop, the temporary root holds %d entries, e.g. %s", len(left), left[0].Name())
 	}
 }
 
