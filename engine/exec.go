@@ -149,6 +149,15 @@ func (e *ExitError) Error() string {
 	return fmt.Sprintf("%s exited with status %d: %s", e.Program, e.Code, strings.TrimSpace(e.Stderr))
 }
 
+// LastLine is the last line of a program's output (its stderr), for an error message.
+func LastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
 func tail(b []byte, n int) string {
 	if len(b) > n {
 		b = b[len(b)-n:]

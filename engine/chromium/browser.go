@@ -331,7 +331,7 @@ func (b *Browser) start(ctx context.Context, sandbox bool) (err error) {
 		if sandbox && sandboxRefused(b.stderr.String()) {
 			return errNoSandbox
 		}
-		return fault.Wrap(fault.EngineUnavailable, fmt.Errorf("%w (chromium: %s)", err, lastLine(b.stderr.String())), "cannot connect to chromium")
+		return fault.Wrap(fault.EngineUnavailable, fmt.Errorf("%w (chromium: %s)", err, engine.LastLine(b.stderr.String())), "cannot connect to chromium")
 	}
 	// Jobs without JavaScript share one tab, the browser's first (its profile is the job
 	// browser's own and nothing else uses it): a page that cannot run scripts cannot write
@@ -470,14 +470,6 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 }
 
 func (t *tailBuffer) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
-}
 
 // call runs one protocol command and keeps only its error.
 func call[P, R any](ctx context.Context, cmd cdp.Command[P, R], p P) error {

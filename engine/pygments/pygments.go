@@ -115,13 +115,5 @@ func mapErr(err error) error {
 	if strings.Contains(ee.Stderr, "No module named 'pygments'") {
 		return fault.Wrap(fault.EngineUnavailable, err, "Pygments is not installed on this server (Debian: python3-pygments)")
 	}
-	return fault.Wrap(fault.EngineUnavailable, err, "pygments failed: %s", lastLine(ee.Stderr))
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
+	return fault.Wrap(fault.EngineUnavailable, err, "pygments failed: %s", engine.LastLine(ee.Stderr))
 }
