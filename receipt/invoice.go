@@ -210,6 +210,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		inv.Buyer.Address, inv.Buyer.Name = addrs[1], names[1]
 	}
 	inv.Seller.VATID, inv.Seller.TaxNumber = r.Issuer.VATID, r.Issuer.TaxNumber
+	_, inv.Buyer.VATID = vatIDsByParty(p.lines)
 	inv.Seller.Contact.Phone = r.Issuer.Phone
 	if m := emailRE.FindString(all); m != "" {
 		inv.Seller.Contact.Email = m

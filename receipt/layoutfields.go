@@ -32,7 +32,7 @@ var (
 	netLabelGeoRE   = lazyre.New(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
 	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
 	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)`)
-	dueLabelGeoRE   = lazyre.New(`(?i)^(?:zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|offener\s+betrag|restbetrag|amount\s+due|balance\s+due|(?:due|amount|total)\s+payable|net\s+[àa]\s+payer|(?:reste\s+)?[àa]\s+payer)`)
+	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 )
 
 var monthNames = map[string]int{
@@ -102,6 +102,16 @@ func layoutIBAN(s string) string {
 	return correctIBAN(s)
 }
 
+// shapedIBAN reads a cell that is an IBAN by its form alone: country, two digits, the
+// account; its check digits are not tested.
+func shapedIBAN(s string) string {
+	s = strings.TrimSpace(strings.TrimLeft(s, ": "))
+	if m := ibanRE.FindString(s); m != "" && m == s {
+		return strings.ReplaceAll(m, " ", "")
+	}
+	return ""
+}
+
 // refineByLayout corrects the text lines' reading of an invoice by the layout: the parties
 // by their address blocks, the number and the dates by their labels' positions, the IBAN
 // under its label, and the totals where the labelled cells agree (net + VAT = gross) and
@@ -149,7 +159,14 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	if len(inv.Payment.CreditTransfers) == 0 {
-		if vs := l.labelled(layoutIBANRE, layoutIBAN, 1); len(vs) > 0 {
+		vs := l.labelled(layoutIBANRE, layoutIBAN, 1)
+		if len(vs) == 0 {
+			// None whose check digits fit: a cell of an IBAN's shape under or beside its
+			// label (a sample's made-up account, a misread digit), returned as uncertain
+			// (fields: the check digits do not match), not as missing.
+			vs = l.labelled(layoutIBANRE, shapedIBAN, 1)
+		}
+		if len(vs) > 0 {
 			inv.Payment = einvoice.Payment{MeansCode: "58", CreditTransfers: []einvoice.CreditTransfer{{AccountID: vs[0], AccountName: inv.Seller.Name}}}
 		}
 	}

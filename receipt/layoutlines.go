@@ -31,7 +31,7 @@ var (
 	// the amount column ("REMISE : REMISE COMMERCIALE ... -5,00", "Fracht 10,00"):
 	// group 1 is an allowance's, which lowers the net.
 	adjustmentRE = lazyre.New(`(?i)^(?:(remise|rabais|r[ée]duction|rabatt|nachlass|abschlag|discount|allowance)|charge|frais|zuschlag|aufschlag|fracht|versand(?:kosten)?|porto|surcharge|shipping|freight)\b`)
-	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges)`)
+	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges|(?:net|gross|line|invoice|grand)\s+(?:total|amount)|value\s+added\s+tax)`)
 )
 
 // maxTableRows bounds the rows one table gives.
@@ -203,6 +203,13 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		// run together with its neighbour's ("VAT % Line Amount") covers two columns.
 		var pv, av *decimal.Decimal
 		var pOver, aOver float64
+		var pRow, aRow bool // the figure stands on the row's own line
+		// better: a figure on the row's line before one under it (a sum under the last
+		// row, a price's discount and net price under it), then the one most under the
+		// header.
+		better := func(onRow bool, o float64, haveRow bool, haveOver float64, have *decimal.Decimal) bool {
+			return have == nil || onRow && !haveRow || onRow == haveRow && o > haveOver
+		}
 		name := ""
 		for _, s := range segs {
 			if s.Y0 < from || s.Y0 >= to {
@@ -223,10 +230,11 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 					if !ok {
 						continue
 					}
-					if o := amount.over(c); amount.holds(c) && (av == nil || o > aOver) {
-						av, aOver = &v, o
-					} else if o := price.over(c); price.holds(c) && (pv == nil || o > pOver) {
-						pv, pOver = &v, o
+					onRow := sameRow(row.Box, c.Box)
+					if o := amount.over(c); amount.holds(c) && better(onRow, o, aRow, aOver, av) {
+						av, aOver, aRow = &v, o, onRow
+					} else if o := price.over(c); price.holds(c) && better(onRow, o, pRow, pOver, pv) {
+						pv, pOver, pRow = &v, o, onRow
 					}
 				}
 			}

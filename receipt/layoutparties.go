@@ -18,8 +18,14 @@ var (
 	// A post code line: "80333 München", "D-80333 München", "DE 80333 München", "75018 PARIS, FR",
 	// "1010 Wien".
 	postLineRE = lazyre.New(`^(?:[A-Z]{1,2}-|[A-Z]{2}\s+)?(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
-	// A British post code line: "GB SW1B 3BN London", "London EC1A 1BB" is not read.
-	ukPostRE = lazyre.New(`^(?:GB\s+)?([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
+	// A British post code line: "GB SW1B 3BN London", "M1 1AA Manchester", or the city
+	// first, "London EC1A 1BB".
+	ukPostRE     = lazyre.New(`^(?:GB\s+)?(` + ukPostCode + `)\s+(\pL[\pL .'-]*)$`)
+	ukPostLastRE = lazyre.New(`^(\pL[\pL .'-]*?)\s+(` + ukPostCode + `)$`)
+	// An Irish Eircode ("D02 XA00 Dublin", OCR may read its 0 as O) and a Dutch post code
+	// ("1012 AB Amsterdam").
+	iePostRE = lazyre.New(`^(?:IE\s+)?([AC-FHKNPRTV-Y][\dO][\dOW]\s?[0-9AC-FHKNPRTV-Y]{4})\s+(\pL[\pL .'-]*)$`)
+	nlPostRE = lazyre.New(`^(?:NL\s+|NL-)?(\d{4}\s?[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
 	// A street with its post code and city: "Lilienthalallee 26, 80786 München".
 	streetPostRE = lazyre.New(`^(\pL[^,]*\d[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
 	// A whole address on one line, its parts parted by bullets, dashes or commas: the
@@ -35,6 +41,26 @@ var (
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
+
+const ukPostCode = `[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`
+
+// foreignPost reads a post code line of the countries whose codes are not four or five
+// digits: the code, the city and the country.
+func foreignPost(s string) (code, city, country string, ok bool) {
+	if m := ukPostRE.FindStringSubmatch(s); m != nil {
+		return m[1], m[2], "GB", true
+	}
+	if m := ukPostLastRE.FindStringSubmatch(s); m != nil {
+		return m[2], m[1], "GB", true
+	}
+	if m := iePostRE.FindStringSubmatch(s); m != nil && strings.ContainsAny(m[1][1:], "0123456789") {
+		return m[1], m[2], "IE", true
+	}
+	if m := nlPostRE.FindStringSubmatch(s); m != nil {
+		return m[1], m[2], "NL", true
+	}
+	return "", "", "", false
+}
 
 // addrBlock is an address found by its lines' positions.
 type addrBlock struct {
@@ -200,8 +226,8 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 			post = k
 			break
 		}
-		if m = ukPostRE.FindStringSubmatch(segs[i].text); m != nil {
-			m = []string{m[0], m[1], m[2], "GB"}
+		if code, city, country, ok := foreignPost(segs[i].text); ok {
+			m = []string{segs[i].text, code, city, country}
 			post = k
 			break
 		}
@@ -357,7 +383,13 @@ func segmentAbove(segs []segment, i, lines int) int {
 // oneLineAddress: a name, a street and a post code with their city on one line.
 func oneLineAddress(s string) bool {
 	parts := addressParts(s, -1)
-	return len(parts) >= 3 && inlinePostRE.MatchString(s) && hasLetters(parts[0], 3) && !strings.ContainsAny(parts[0], "0123456789")
+	if len(parts) < 3 || !hasLetters(parts[0], 3) || strings.ContainsAny(parts[0], "0123456789") {
+		return false
+	}
+	return inlinePostRE.MatchString(s) || slices.ContainsFunc(parts[1:], func(p string) bool {
+		_, _, _, ok := foreignPost(strings.TrimSpace(p))
+		return ok
+	})
 }
 
 // addressParts splits a one-line address at its separators. OCR reads a small bullet as a
@@ -411,10 +443,10 @@ func letterheadName(segs []segment, height float64) string {
 const bulletGap, maxLineSegments = 3.0, 12
 
 // badPartyName: what the text lines gave as a name is none: empty, two columns' text run
-// together, a web or mail address, an address line.
+// together, a web or mail address, an address line, a whole address on one line.
 func badPartyName(s string) bool {
 	s = strings.TrimSpace(s)
-	return !hasLetters(s, 2) || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
+	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
 		strings.HasPrefix(strings.ToLower(s), "www.") || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
 }
 

@@ -1074,7 +1074,7 @@ func cleanDesc(s string) string {
 var (
 	// VAT identification numbers by their country's format (the United Kingdom's too:
 	// sellers from there still invoice into the EU, "GB123456789", "GB 123 4567 89").
-	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|IE\s?\d[0-9A-Z+*]\d{5}[A-Z]{1,2}\b|DK\s?\d{8}\b|SE\s?\d{12}\b|FI\s?\d{8}\b|CZ\s?\d{8,10}\b|PT\s?\d{9}\b|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
 	taxNoRE   = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
@@ -1083,15 +1083,42 @@ var (
 	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
 )
 
+// buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
+// ID", "Ihre USt-IdNr.", "USt-IdNr. des Leistungsempfängers", "N° TVA client").
+var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
+
+// vatIDsByParty: the first VAT id of the issuer and the first of the buyer, told apart by
+// the label in the cell before each ("Customer VAT ID:   IE9876543W" over the seller's
+// "VAT ID: DE123456789" in the footer).
+func vatIDsByParty(lines []string) (issuer, buyer string) {
+	for _, l := range lines {
+		prev := 0
+		for _, m := range vatIDRE.FindAllStringIndex(l, -1) {
+			id := strings.NewReplacer(" ", "", "-", "").Replace(l[m[0]:m[1]])
+			cells := cellSepRE.Split(strings.TrimSpace(l[prev:m[0]]), -1)
+			prev = m[1]
+			if buyerVATLabelRE.MatchString(cells[len(cells)-1]) {
+				if buyer == "" {
+					buyer = id
+				}
+			} else if issuer == "" {
+				issuer = id
+			}
+		}
+	}
+	return issuer, buyer
+}
+
+// cellSepRE parts a text line of the layout into its cells.
+var cellSepRE = lazyre.New(`\s{3,}`)
+
 // issuer names who issued the receipt: a known brand first (a logo OCR cannot read is
 // often repeated in the footer), then a line with a legal form, then the first line that
 // reads like a name.
 func (p *parser) issuer() (Issuer, float64) {
 	var is Issuer
 	all := strings.Join(p.lower, "\n")
-	if m := vatIDRE.FindString(strings.Join(p.lines, "\n")); m != "" {
-		is.VATID = strings.NewReplacer(" ", "", "-", "").Replace(m)
-	}
+	is.VATID, _ = vatIDsByParty(p.lines)
 	for _, l := range p.lines {
 		if m := taxNoRE.FindStringSubmatch(l); m != nil && is.TaxNumber == "" {
 			is.TaxNumber = strings.ReplaceAll(m[1], " ", "")

@@ -122,6 +122,18 @@ func Value(inv *einvoice.Invoice, f string) string {
 	return ""
 }
 
+// Printed: the pages show the field's value, so a reader could find it. An IBAN or a
+// VAT id that only the XML carries (a sample that prints neither) is not counted against
+// the reading; other fields are printed in some form (dates and amounts in the page's own
+// format), and always count. text is the document's text (pdftotext).
+func Printed(f, want, text string) bool {
+	if f != "iban" && f != "sellerVatId" {
+		return true
+	}
+	squash := strings.NewReplacer(" ", "", "\n", "", "\t", "", "\f", "")
+	return strings.Contains(strings.ToUpper(squash.Replace(text)), squash.Replace(want))
+}
+
 // Same compares a field: names by their letters and digits (accents folded, case ignored),
 // one containing the other as long as it is at least half of it; the rest exactly.
 func Same(f, want, got string) bool {
