@@ -83,10 +83,33 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 	return readWith(data, allowEncrypted, true)
 }
 
+// ReadToRead is Read for the operations that only read a document, never write it: its
+// pages' text, word boxes and images, its attachments. A file that Read refuses for a
+// defect of its object graph alone (a date written "+00:00", a structure tree root without
+// /Type: real generators write both, and viewers and poppler read such files) is read
+// leniently (ReadLenient). Anything Read refuses for another reason (not a PDF, over a
+// limit, a password to open) stays refused.
+func ReadToRead(data []byte) (*Doc, error) {
+	d, err := Read(data)
+	if fault.CodeOf(err) != fault.InvalidPDF {
+		return d, err
+	}
+	ld, lerr := ReadLenient(data)
+	if lerr != nil {
+		return nil, err
+	}
+	// Unvalidated, pdfcpu has not counted the pages; Read's page limits hold all the same.
+	if perr := ld.ctx.EnsurePageCount(); perr != nil || ld.ctx.PageCount < 1 || ld.ctx.PageCount > MaxPages {
+		return nil, err
+	}
+	return ld, nil
+}
+
 // ReadLenient reads data with Read's limits but without pdfcpu's judgement of the object
 // graph (wrong entries, values out of range, an unknown header version): for the PDF/A
 // validator, pdf/conform, which must report such defects by clause instead of refusing
-// the file. Nothing else should use it: what it accepts, the other operations may not.
+// the file, and for ReadToRead. Nothing else should use it: what it accepts, the
+// operations that write may not.
 func ReadLenient(data []byte) (*Doc, error) {
 	d, err := readWith(data, false, false)
 	if err != nil && strings.Contains(err.Error(), "unknown PDF header version") && len(data) > 8 {

@@ -18,10 +18,36 @@ type amount struct {
 // separator ("7, 16"), and German receipts group thousands with points ("1.234,56").
 var amountRE = lazyre.New(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
 
+// spaceGroupedRE is a figure that groups its thousands with spaces before a decimal comma
+// ("2 166,87 €", as French invoices print it), standing alone in its cell: at the line's
+// start or after a label's colon or a wide gap, and followed by its currency, a wide gap or
+// the line's end. Within a cell only: OCR's single-spaced text of a row ("5 166,00": a
+// quantity, then a price) reads as two figures.
+var spaceGroupedRE = lazyre.New(`(?:^|\s{2}|:\s?)(-?\d{1,3}(?: \d{3})+,\d{2})(?:\s?(?:€|EUR))?(?:\s{2}|$)`)
+
+// joinSpaceGroups writes the thousands spaces of spaceGroupedRE's figures as points, which
+// amountRE reads as groups; the line keeps its length, so positions stay those of the line.
+func joinSpaceGroups(line string) string {
+	ms := spaceGroupedRE.FindAllStringSubmatchIndex(line, -1)
+	if ms == nil {
+		return line
+	}
+	b := []byte(line)
+	for _, m := range ms {
+		for i := m[2]; i < m[3]; i++ {
+			if b[i] == ' ' {
+				b[i] = '.'
+			}
+		}
+	}
+	return string(b)
+}
+
 // amounts finds the money figures of a line, leaving out dates (02.03.20), times, and parts
 // of longer numbers.
 func amounts(line string) []amount {
 	var out []amount
+	line = joinSpaceGroups(line)
 	for _, m := range amountRE.FindAllStringSubmatchIndex(line, -1) {
 		start, end := m[0], m[1]
 		if start > 0 {

@@ -238,7 +238,7 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 	if e.PDF == nil {
 		return "", nil, q, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
 	}
-	d, err := pdf.Read(data)
+	d, err := pdf.ReadToRead(data) // text and word boxes only: a defect poppler reads past is no reason to refuse
 	if err != nil {
 		return "", nil, q, 0, "", err
 	}

@@ -117,7 +117,7 @@ var (
 	emailRE     = lazyre.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 	netRE       = lazyre.New(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
 	vatTotalRE  = lazyre.New(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
-	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+)?positionen|gesamtsumme\s+(?:der\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
+	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
 	termsRE     = lazyre.New(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
 
@@ -284,7 +284,11 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	// Labelled totals, value beside or below the label, win where they agree (net + VAT =
 	// gross) or where the lines above found nothing; the amount due is its own figure.
 	found := labelledTotals(p.lines)
-	if net, vat, gross, due := found.choose(); net != nil || gross != nil {
+	net, vat, gross, due := found.choose()
+	if due != nil {
+		inv.Totals.AmountDue = money(*due)
+	}
+	if net != nil || gross != nil {
 		agree := net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(decimal.New(2, -2))
 		if n, v, g, ok := found.creditNote(); !agree && ok {
 			net, vat, gross, agree = n, v, g, true
@@ -297,9 +301,6 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		set(&inv.Totals.NetTotal, net)
 		set(&inv.Totals.VATTotal, vat)
 		set(&inv.Totals.GrossTotal, gross)
-		if due != nil {
-			inv.Totals.AmountDue = money(*due)
-		}
 	}
 	for _, l := range r.VAT {
 		inv.VATBreakdown = append(inv.VATBreakdown, einvoice.VATBreakdown{TaxableAmount: l.Net, TaxAmount: l.VAT, Rate: l.Rate, Category: category(l.Rate.Value())})
@@ -312,6 +313,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		inv.Totals.VATTotal = money(sum)
 	}
 	refineByLayout(inv, text, lay)
+	singleRate(inv, text)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
 	// (quantity × price = amount on every row) comes first, read from the text lines, then
@@ -353,6 +355,44 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	setLines(inv, best)
 	return inv
+}
+
+// ratePrintedRE is a VAT rate as pages print it: "19 %", "19,00%", "5.5 %".
+var ratePrintedRE = lazyre.New(`(?:^|[^\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%`)
+
+// maxRatesTried bounds the percentages of a text tried as the rate.
+const maxRatesTried = 200
+
+// singleRate gives an invoice whose VAT breakdown was not read (a viewer that prints it
+// as labelled lines, not a table) its one row, when its net, VAT and gross agree and
+// exactly one rate printed on its pages turns the net into the VAT to the cent. Mixed rates
+// give a VAT that no single printed rate gives (but by chance, which the cent bounds).
+func singleRate(inv *einvoice.Invoice, text string) {
+	t := inv.Totals
+	if len(inv.VATBreakdown) > 0 || !t.NetTotal.Valid() || !t.VATTotal.Valid() || !t.GrossTotal.Valid() {
+		return
+	}
+	net, vat, gross := t.NetTotal.Value(), t.VATTotal.Value(), t.GrossTotal.Value()
+	cent := decimal.New(1, -2)
+	if net.Sign() <= 0 || vat.Sign() <= 0 || net.Add(vat).Sub(gross).Abs().GreaterThan(cent) {
+		return
+	}
+	var fit []decimal.Decimal
+	for _, m := range ratePrintedRE.FindAllStringSubmatch(text, maxRatesTried) {
+		r, err := decimal.NewFromString(strings.Replace(m[1], ",", ".", 1))
+		if err != nil || r.Sign() <= 0 || r.GreaterThan(decimal.NewFromInt(30)) {
+			continue
+		}
+		if net.Mul(r).Div(decimal.NewFromInt(100)).Round(2).Sub(vat).Abs().GreaterThan(cent) {
+			continue
+		}
+		if !slices.ContainsFunc(fit, r.Equal) {
+			fit = append(fit, r)
+		}
+	}
+	if len(fit) == 1 {
+		inv.VATBreakdown = []einvoice.VATBreakdown{{TaxableAmount: t.NetTotal, TaxAmount: t.VATTotal, Rate: einvoice.NewDecimal(fit[0]), Category: "S"}}
+	}
 }
 
 // bestLines is the first reading of the lines that adds up, unless a later table reading

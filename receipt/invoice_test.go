@@ -246,3 +246,26 @@ func TestForeignVATID(t *testing.T) {
 		t.Errorf("spaced: %q", inv.Seller.VATID)
 	}
 }
+
+// TestViewerPartySections: the XRechnung viewer's party sections ("Informationen zum
+// Käufer") with labelled lines and a second column of labels on the same rows.
+func TestViewerPartySections(t *testing.T) {
+	lines := strings.Split(` Informationen zum Käufer
+
+ Name:               Untertänigster Leistungsempfänger              Ländercode:         DE (Deutschland)
+ Adresszeile 1:      Party Street 1                                 Telefon:            +491234567890
+ PLZ:                12345                                          E-Mail-Adresse:     exploiter@your.boss
+ Ort:                Glückstadt
+
+ Informationen zum Verkäufer
+
+ Firmenname:         Hochwürdiger Leistungserbringer                Ländercode:         DE (Deutschland)
+ Adresszeile 1:      Fun Street 1                                   Telefon:            +4917012345678`, "\n")
+	seller, buyer := partyBlocks(lines)
+	if buyer.name != "Untertänigster Leistungsempfänger" || buyer.address.Line1 != "Party Street 1" || buyer.address.PostCode != "12345" || buyer.address.City != "Glückstadt" {
+		t.Errorf("buyer %+v", buyer)
+	}
+	if seller.name != "Hochwürdiger Leistungserbringer" || seller.address.Line1 != "Fun Street 1" {
+		t.Errorf("seller %+v", seller)
+	}
+}

@@ -139,7 +139,7 @@ func (e *Extractor) readLayout(ctx context.Context, data []byte) *layout {
 	if !ok {
 		return nil
 	}
-	d, err := pdf.Read(data)
+	d, err := pdf.ReadToRead(data) // text and word boxes only: a defect poppler reads past is no reason to refuse
 	if err != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/testpdf"
@@ -419,5 +421,91 @@ func TestOCRSenderLineAndColumns(t *testing.T) {
 	refineByLayout(inv, "", l)
 	if inv.Buyer.Name != "Bahnstr. 42 GmbH" {
 		t.Errorf("own column: buyer %q", inv.Buyer.Name)
+	}
+}
+
+// TestForeignPostCodes: a sender's line with a British post code names the seller, and the
+// block under it with an Irish Eircode (read by OCR with an O for its 0) is the buyer's.
+func TestForeignPostCodes(t *testing.T) {
+	for _, s := range []string{"Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester", "Apex Solutions Ltd. · 123 Business Road · EC1A 1BB London", "Acme B.V. · Keizersgracht 1 · 1015 CJ Amsterdam"} {
+		if !oneLineAddress(s) {
+			t.Errorf("%q: not read as a one-line address", s)
+		}
+	}
+	if oneLineAddress("Thank you · for your · purchase") {
+		t.Error("a sentence with bullets read as an address")
+	}
+	for line, want := range map[string]string{"D02 XA00 Dublin": "IE D02 XA00 Dublin", "DO2 XA00 Dublin": "IE DO2 XA00 Dublin", "London EC1A 1BB": "GB EC1A 1BB London", "1012 AB Amsterdam": "NL 1012 AB Amsterdam"} {
+		code, city, country, ok := foreignPost(line)
+		if got := country + " " + code + " " + city; !ok || got != want {
+			t.Errorf("%q: %q, want %q", line, got, want)
+		}
+	}
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 70, Y: 150, Text: "Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester"},
+		testpdf.At{X: 70, Y: 165, Text: "Prime Tech Solutions"}, testpdf.At{X: 70, Y: 180, Text: "Aoife Kelly"},
+		testpdf.At{X: 70, Y: 195, Text: "10 Tech Park Avenue"}, testpdf.At{X: 70, Y: 210, Text: "DO2 XA00 Dublin"},
+		testpdf.At{X: 340, Y: 165, Text: "Invoice Number:"}, testpdf.At{X: 450, Y: 165, Text: "INV-1"},
+	)})
+	g := layoutParties(l, "")
+	inv := &einvoice.Invoice{}
+	inv.Seller.Name = "Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester"
+	g.apply(inv)
+	if inv.Seller.Name != "Global Goods Inc." || inv.Buyer.Name != "Prime Tech Solutions" || inv.Buyer.Address.Country != "IE" {
+		t.Errorf("seller %q, buyer %q (%+v)", inv.Seller.Name, inv.Buyer.Name, inv.Buyer.Address)
+	}
+}
+
+// TestSharedTotalLabel: one label for the net and the gross ("Gesamtsumme" twice, as the
+// XRechnung viewer prints it, and once more under the VAT breakdown): the gross that is
+// another plus the VAT is the gross, the other the net.
+func TestSharedTotalLabel(t *testing.T) {
+	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+	net, vat, gross, _ := totalsFound{gross: []decimal.Decimal{d("99.00"), d("117.81"), d("99.00")}, vat: []decimal.Decimal{d("18.81")}}.choose()
+	if net == nil || vat == nil || gross == nil || net.String() != "99" || gross.String() != "117.81" {
+		t.Errorf("net %v, VAT %v, gross %v", net, vat, gross)
+	}
+}
+
+// TestSingleRate: a breakdown row from the totals and the one printed rate that fits; none
+// when two printed rates could, or none does.
+func TestSingleRate(t *testing.T) {
+	for name, c := range map[string]struct{ text, net, vat, want string }{
+		"viewer's labelled lines": {"Umsatzsteuersatz   19,00%\nRabatt 3 %", "99.00", "18.81", "19:99.00/18.81"},
+		"mixed rates":             {"7 % und 19 %", "165.00", "25.95", ""},
+		"no rate printed":         {"TVA 507,00", "2535.00", "507.00", ""},
+	} {
+		inv := &einvoice.Invoice{}
+		n, v := decimal.RequireFromString(c.net), decimal.RequireFromString(c.vat)
+		inv.Totals.NetTotal, inv.Totals.VATTotal, inv.Totals.GrossTotal = money(n), money(v), money(n.Add(v))
+		singleRate(inv, c.text)
+		got := ""
+		for _, b := range inv.VATBreakdown {
+			got = b.Rate.Value().String() + ":" + b.TaxableAmount.String() + "/" + b.TaxAmount.String()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", name, got, c.want)
+		}
+	}
+}
+
+// TestHeaderCellsInOneSegment: header cells set close together share a segment
+// ("Quantity Unit Unit price VAT [%]"); its words are the columns, the row's quantity
+// beside its unit is a row, an article number left of the column is none.
+func TestHeaderCellsInOneSegment(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 60, Y: 280, Text: "#"}, testpdf.At{X: 90, Y: 280, Text: "Line item description"},
+		testpdf.At{X: 330, Y: 280, Text: "Quantity Unit Unit price VAT [%]"},
+		testpdf.At{X: 480, Y: 280, Text: "Net"}, testpdf.At{X: 530, Y: 280, Text: "Gross"},
+		testpdf.At{X: 90, Y: 300, Text: "SHR-AW30-(A2K)-7,5X152"}, testpdf.At{X: 250, Y: 300, Text: "05234830152 200"},
+		testpdf.At{X: 60, Y: 312, Text: "1"}, testpdf.At{X: 333, Y: 312, Text: "400,00 pcs"},
+		testpdf.At{X: 405, Y: 312, Text: "32,76"}, testpdf.At{X: 445, Y: 312, Text: "19,00"},
+		testpdf.At{X: 480, Y: 312, Text: "13.104,00"}, testpdf.At{X: 530, Y: 312, Text: "15.593,76"},
+		testpdf.At{X: 90, Y: 324, Text: "Schrauben"},
+		testpdf.At{X: 300, Y: 360, Text: "Total amount (net):"}, testpdf.At{X: 480, Y: 360, Text: "13.104,00"},
+	)})
+	fitting, _, _ := layoutLines(l, true)
+	if len(fitting) != 1 || fitting[0].Quantity.String() != "400.00" || fitting[0].UnitPrice.String() != "32.76" || fitting[0].Total.String() != "13104.00" {
+		t.Errorf("fitting %+v", fitting)
 	}
 }

@@ -209,6 +209,17 @@ func titleNumberDate(l *layout) (number, date string) {
 			if d := layoutDate(datePrepRE.ReplaceAllString(after, "")); d != "" {
 				return number, d
 			}
+			if after == "" {
+				// The date in a cell of its own on the title's row: "FACTURE n° 2200566 … du
+				// 19-07-2022".
+				for j := i + 1; j < len(segs) && j < i+maxLineSegments; j++ {
+					if t := segs[j]; sameRow(s.Box, t.Box) && datePrepRE.MatchString(t.text) {
+						if d := layoutDate(datePrepRE.ReplaceAllString(t.text, "")); d != "" {
+							return number, d
+						}
+					}
+				}
+			}
 			if after == "" || datePrepRE.MatchString(after+" ") {
 				for j := i + 1; j < len(segs) && segs[j].Y0-s.Y1 < 2*s.h(); j++ {
 					if overlapX(s.Box, segs[j].Box) && !sameRow(s.Box, segs[j].Box) {

@@ -20,7 +20,8 @@ var (
 	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
 	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
 	// amount column of the standard's own viewers.
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|prix\s+ht\b)`)
+	// A column headed "Net" alone (beside "Gross") is the line's net amount.
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|prix\s+ht\b|^(?:net|netto)$)`)
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
@@ -134,13 +135,30 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 	head := segs[q]
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
+	// Header cells set close together share a segment ("Quantity Unit Unit price VAT
+	// [%]"): its words are read as cells too, the quantity's column the first word's.
+	var headCells []segment
+	if len(head.words) > 1 {
+		w := head.words[0]
+		qty = column{w.X0, w.X1, true}
+		for k, w := range head.words[1:] {
+			c := segment{Box: w.Box, text: w.Text}
+			if k+2 < len(head.words) && strings.EqualFold(w.Text, "unit") {
+				// "Unit price": one cell.
+				next := head.words[k+2]
+				c.text += " " + next.Text
+				c.X1 = next.X1
+			}
+			headCells = append(headCells, c)
+		}
+	}
 	var price, amount, desc column
 	var priceBottom, amountBottom, descBottom float64
 	priceDist := math.Inf(1)
 	// The header's other cells: on the quantity's row or the rows just over or under it.
 	// Of the price's the one nearest the quantity's row: the first row may stand as close
 	// under the header as its second line, and its name may say "price" too ("Grundpreis").
-	for _, s := range segs {
+	for _, s := range append(slices.Clip(segs), headCells...) {
 		if s.Y1 < head.Y0-2*h || s.Y0 > head.Y1+2*h || s.X0 == head.X0 && s.Y0 == head.Y0 {
 			continue
 		}
@@ -178,7 +196,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 			end = s.Y0
 			break
 		}
-		if qty.holds(s) && !price.holds(s) && !amount.holds(s) && quantityCell(s.text) {
+		if qty.holds(s) && (!price.holds(s) || qty.over(s) > price.over(s)) && !amount.holds(s) && quantityCell(s.text) {
 			anchors = append(anchors, j)
 			if len(anchors) > maxTableRows {
 				return nil, nil, nil
@@ -324,7 +342,8 @@ func adjustments(segs []segment, last int, end float64, qty, amount column, comm
 // not a row).
 func quantityCell(s string) bool {
 	lead := leadNumberRE.FindString(s)
-	return lead != "" && !strings.HasPrefix(strings.TrimSpace(s[len(lead):]), "%")
+	digits := strings.IndexAny(lead+",", ".,") // an article or EAN number is no quantity
+	return lead != "" && digits <= 7 && !strings.HasPrefix(strings.TrimSpace(s[len(lead):]), "%")
 }
 
 // cellNumber reads a table cell that is one figure, perhaps with its currency.
@@ -336,6 +355,7 @@ func cellNumber(s string, comma bool) (decimal.Decimal, bool) {
 	re := pointNumberRE
 	if comma {
 		re = commaNumberRE
+		s = joinSpaceGroups(s)
 	}
 	if m := re.FindString(s); m == "" || m != s {
 		return decimal.Decimal{}, false

@@ -35,7 +35,7 @@ var (
 	ocrBulletRE  = lazyre.New(`\s+[eo°*]\s+`)
 	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
-	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
+	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
 	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
@@ -82,7 +82,8 @@ type geoParties struct {
 
 // stacks groups a page's segments into stacks: each segment joins the first segment under
 // the stack's last one that overlaps it, when the two are aligned left or right and no more
-// than 2.5 line heights apart; a party's heading starts a stack of its own.
+// than 3 line heights apart (a blank line between a name and its street is common); a
+// party's heading starts a stack of its own.
 func stacks(segs []segment) [][]int {
 	used := make([]bool, len(segs))
 	var out [][]int
@@ -101,7 +102,7 @@ func stacks(segs []segment) [][]int {
 				if t.Y0 < c.Y1-0.3*c.h() || !overlapX(c.Box, t.Box) {
 					continue
 				}
-				if t.Y0-c.Y1 > 2.5*c.h() {
+				if t.Y0-c.Y1 > 3*c.h() {
 					if t.Y0-c.Y1 > 6*c.h() {
 						break
 					}
@@ -443,10 +444,11 @@ func letterheadName(segs []segment, height float64) string {
 const bulletGap, maxLineSegments = 3.0, 12
 
 // badPartyName: what the text lines gave as a name is none: empty, two columns' text run
-// together, a web or mail address, an address line, a whole address on one line.
+// together, a web or mail address, an address line, a whole address on one line, a
+// labelled field ("Tel : 0758282674").
 func badPartyName(s string) bool {
 	s = strings.TrimSpace(s)
-	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
+	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, ":") || partyHeading(s) != "" || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
 		strings.HasPrefix(strings.ToLower(s), "www.") || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
 }
 

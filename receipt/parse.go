@@ -401,11 +401,11 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 		}
 		inTable := i-header <= 6
 		var printed decimal.Decimal
-		hasRate, rest, code := false, l, ""
+		hasRate, rest, before, code := false, l, "", ""
 		if m := rateRE.FindStringSubmatchIndex(l); m != nil {
 			rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
 			if err == nil && plausibleRate(rate) {
-				printed, hasRate, rest = decimal.RequireFromString(rate.String()), true, l[m[1]:] // 19,00 % is 19
+				printed, hasRate, rest, before = decimal.RequireFromString(rate.String()), true, l[m[1]:], l[:m[0]] // 19,00 % is 19
 				code = rateCode(l[:m[0]])
 			} else if err == nil {
 				rest = l[m[1]:] // a misread rate is no amount
@@ -419,9 +419,10 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 			as = append(as, a.v.Abs())
 		}
 		as = as[:min(len(as), maxVATAmounts)]
-		if !hasRate && inTable {
+		if !hasRate && inTable && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
 			// An invoice's table names the rate in its header ("Steuersatz [%]") and prints
-			// it bare in its rows ("Umsatzsteuer (S)   275,00   7   19,25").
+			// it bare in its rows ("Umsatzsteuer (S)   275,00   7   19,25"); an allowance's
+			// row prints its percentage so ("Abschlag Stammkundenrabatt 2,5 850,00").
 			if rate, ok := bareRate(rest); ok {
 				printed, hasRate = rate, true
 			}
@@ -436,6 +437,18 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 					as = append(as, a.v.Abs())
 				}
 				line, ok = fitVAT(printed, as)
+			}
+			if !ok && len(as) < 2 && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
+				// The base before the rate, the tax after it ("45,00 €   20 %   9,00 €");
+				// not an allowance's or charge's row ("Abschlag Sondernachlass 115,30 7 %
+				// -8,07": its amount at the rate of its VAT).
+				var both []decimal.Decimal
+				for _, a := range amounts(before) {
+					both = append(both, a.v.Abs())
+				}
+				if len(both) > 0 {
+					line, ok = fitVAT(printed, append(both[len(both)-1:], as...))
+				}
 			}
 		}
 		for _, r := range rates {
@@ -1087,6 +1100,9 @@ var (
 // ID", "Ihre USt-IdNr.", "USt-IdNr. des Leistungsempfängers", "N° TVA client").
 var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
 
+// notVATLabelRE: labels of registration numbers that are no VAT id.
+var notVATLabelRE = lazyre.New(`(?i)\b(?:siret|siren|rcs|hrb|hra|registered|reg\.?\s*no|company\s+no)\b[^\pL]*$`)
+
 // vatIDsByParty: the first VAT id of the issuer and the first of the buyer, told apart by
 // the label in the cell before each ("Customer VAT ID:   IE9876543W" over the seller's
 // "VAT ID: DE123456789" in the footer).
@@ -1097,7 +1113,11 @@ func vatIDsByParty(lines []string) (issuer, buyer string) {
 			id := strings.NewReplacer(" ", "", "-", "").Replace(l[m[0]:m[1]])
 			cells := cellSepRE.Split(strings.TrimSpace(l[prev:m[0]]), -1)
 			prev = m[1]
-			if buyerVATLabelRE.MatchString(cells[len(cells)-1]) {
+			label := cells[len(cells)-1]
+			if notVATLabelRE.MatchString(label) {
+				continue // a French company number of a VAT id's shape ("Siret : FR20522513233")
+			}
+			if buyerVATLabelRE.MatchString(label) {
 				if buyer == "" {
 					buyer = id
 				}

@@ -19,6 +19,12 @@ func TestAmounts(t *testing.T) {
 		"0,162 kg x 1,15 EUR/kg":      "1.15",
 		"Total 1.95":                  "1.95",
 		"10018107 8746 ) 09:48 02.03": "",
+		// Thousands grouped by spaces, in a cell of their own; OCR's single-spaced row
+		// keeps a quantity apart from its price.
+		"TOTAL TTC            2 166,87 €": "2166.87",
+		"NET À PAYER : 12 345 678,90":     "12345678.9",
+		"TEST2 5 166,00":                  "166",
+		"   3 025,00 €   55,00":           "3025 55",
 	} {
 		var got []string
 		for _, a := range amounts(line) {
@@ -236,6 +242,25 @@ func TestOpeningHoursNoItem(t *testing.T) {
 		}
 		if strings.Join(got, "; ") != "MOSER ROTH PREMIUM 1.09; Bananen 0.99" {
 			t.Errorf("%q: items %q", hours, got)
+		}
+	}
+}
+
+// TestVATIDsByParty: the buyer's VAT id, named so by its label, is not the issuer's; a
+// French company number of a VAT id's shape is neither.
+func TestVATIDsByParty(t *testing.T) {
+	for name, c := range map[string]struct {
+		lines         []string
+		issuer, buyer string
+	}{
+		"customer's first": {[]string{"Prime Tech                  Customer VAT ID:          IE9876543W", "Global Goods      VAT ID: GB123456789"}, "GB123456789", "IE9876543W"},
+		"German label":     {[]string{"USt-IdNr. Kunde:   DE987654321", "USt-IdNr.: DE123456789"}, "DE123456789", "DE987654321"},
+		"Ihre":             {[]string{"Ihre USt-IdNr.: DE987654321     Unsere USt-IdNr.: DE123456789"}, "DE123456789", "DE987654321"},
+		"SIRET":            {[]string{"Siret : FR20522513233", "TVA intracommunautaire : FR32123456789"}, "FR32123456789", ""},
+	} {
+		issuer, buyer := vatIDsByParty(c.lines)
+		if issuer != c.issuer || buyer != c.buyer {
+			t.Errorf("%s: issuer %q, buyer %q; want %q, %q", name, issuer, buyer, c.issuer, c.buyer)
 		}
 	}
 }

@@ -13,10 +13,10 @@ import (
 var (
 	// OCR drops umlauts' dots ("Verkaufer", "Kaufer/Leistungsempfanger"), and some
 	// generators write them out ("Verkaeufer"): the headings are read either way.
-	sellerHeadRE = lazyre.New(`(?i)^(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
-	buyerHeadRE  = lazyre.New(`(?i)^(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer|customer|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	sellerHeadRE = lazyre.New(`(?i)^` + headPrefix + `(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
+	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
-	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?)\s*:\s*(.*)$`)
+	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?(?:\s\d)?)\s*:\s*(.*)$`) // "Adresszeile 1:" too
 	// A post code line as the viewers print it under the street: "DE 80333 München".
 	// A VAT id as the party's block labels it: a country prefix and 8 to 12 digits or
 	// letters; a test invoice's "DE12435679" is one digit short of a German one, and still
@@ -24,6 +24,10 @@ var (
 	labelledVATIDRE = lazyre.New(`^[A-Z]{2}[0-9A-Z]{8,12}$`)
 	countryPostRE   = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
 )
+
+// headPrefix: the words before a party in a section's heading ("Informationen zum
+// Käufer", as the XRechnung viewer heads its parties).
+const headPrefix = `(?:(?:informationen|angaben|daten)\s+(?:zum|zur|des|der)\s+|details\s+of\s+the\s+|informations\s+sur\s+l[e']\s*)?`
 
 // blockParty is what a party's block says.
 type blockParty struct {
@@ -64,12 +68,18 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			if m == nil {
 				continue
 			}
-			label, value := strings.ToLower(strings.TrimSpace(m[1])), strings.TrimSpace(m[2])
+			// The value is the label's cell: a second column of labels may follow on the
+			// line ("Name:   Muster GmbH      Ländercode:   DE").
+			label, value := strings.ToLower(strings.TrimSpace(m[1])), cellSepRE.Split(strings.TrimSpace(m[2]), 2)[0]
 			switch {
 			case value == "":
-			case label == "name" || label == "firma" || label == "company" || label == "nom" || label == "raison sociale":
+			case label == "name" || label == "firma" || label == "firmenname" || label == "company" || label == "company name" || label == "nom" || label == "raison sociale":
 				into.name = value
-			case label == "anschrift" || label == "adresse" || label == "address" || label == "straße" || label == "street":
+			case label == "plz" || label == "postleitzahl" || label == "post code" || label == "postcode" || label == "zip" || label == "code postal":
+				into.address.PostCode = value
+			case label == "ort" || label == "stadt" || label == "city" || label == "ville":
+				into.address.City = value
+			case label == "anschrift" || label == "adresse" || label == "address" || label == "straße" || label == "street" || label == "adresszeile 1" || label == "address line 1":
 				into.address.Line1 = value
 				if j+1 < len(lines) {
 					// The post code line under the street, indented under the value; OCR's

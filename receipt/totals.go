@@ -21,7 +21,7 @@ var (
 
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
-const dueLabels = `zahlbetrag|zu\s+zahlen(?:der\s+betrag)?|noch\s+zu\s+zahlen|offene[rn]?\s+(?:rechnungs)?betrag|restbetrag|` +
+const dueLabels = `zahlbetrag|offen\b(?:\s*:)?|f(?:ä|a|ae)lliger\s+betrag|zu\s+zahlen(?:der\s+betrag)?|noch\s+zu\s+zahlen|offene[rn]?\s+(?:rechnungs)?betrag|restbetrag|` +
 	`amount\s+due|balance\s+due|(?:due|amount|total)\s+payable|open\s+amount|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
 	`montant\s+(?:restant\s+)?d[uû]|solde\s+d[uû]|(?:net\s+|reste\s+)?[àa]\s+payer`
 
@@ -85,6 +85,19 @@ func (t totalsFound) choose() (net, vat, gross, due *decimal.Decimal) {
 			for vi := len(t.vat) - 1; vi >= 0; vi-- {
 				if t.net[ni].Add(t.vat[vi]).Sub(t.gross[gi]).Abs().LessThanOrEqual(tol) {
 					n, v, g := t.net[ni], t.vat[vi], t.gross[gi]
+					return &n, &v, &g, last(t.due)
+				}
+			}
+		}
+	}
+	// One label for both sums ("Gesamtsumme" over the lines, then "Gesamtsumme" with
+	// the VAT, as the XRechnung viewer prints them): a gross that is another gross plus a
+	// VAT names the net too.
+	for gi := len(t.gross) - 1; gi >= 0; gi-- {
+		for ni := range t.gross {
+			for vi := len(t.vat) - 1; vi >= 0 && ni != gi; vi-- {
+				if t.vat[vi].Sign() != 0 && t.gross[ni].Add(t.vat[vi]).Sub(t.gross[gi]).Abs().LessThanOrEqual(tol) {
+					n, v, g := t.gross[ni], t.vat[vi], t.gross[gi]
 					return &n, &v, &g, last(t.due)
 				}
 			}

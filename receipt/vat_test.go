@@ -52,6 +52,10 @@ func TestVATLayouts(t *testing.T) {
 				"Kein Ausweis der Umsatzsteuer bei        2000,00        0        0,00\ninnergemeinschaftlichen Lieferungen\n",
 			"0:2000.00/0.00/2000.00"},
 		// A VAT line with its rate is no header, whatever words it has.
+		// The base before the rate, the tax after it.
+		"base, rate, tax": {
+			"Mehrwertsteuer      Total     Steuersatz   Gesamt\n       45,00 €        20 %     9,00 €\n      120,00 €       5,5 %     6,60 €\n",
+			"20:45.00/9.00/54.00 5.5:120.00/6.60/126.60"},
 		"rate line with header words": {
 			"Summe 119,00\nUSt 19 % auf Netto 100,00 19,00\n",
 			"19:100.00/19.00/119.00"},

@@ -31,8 +31,13 @@ type Document struct {
 // Extract finds the invoice XML in a PDF: by its standard name, else the associated file
 // (or, last, any embedded file) that is a CII or UBL invoice. ZUGFeRD 1.0 is refused by
 // syntax.Detect with a message that says so.
+//
+// A file that a strict read refuses for a defect of its object graph (a date written
+// "+00:00", a structure tree root without /Type: generators of real invoices write both)
+// is read all the same (pdf.ReadToRead): the attachment is what is wanted here, and
+// validation reports the defects by their clauses.
 func Extract(ctx context.Context, data []byte) (*Document, *pdf.Doc, error) {
-	d, err := pdf.Read(data)
+	d, err := pdf.ReadToRead(data)
 	if err != nil {
 		return nil, nil, err
 	}
