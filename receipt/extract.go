@@ -255,7 +255,7 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 	if err != nil {
 		return "", nil, q, 0, "", err
 	}
-	text = strings.Join(pages, "\n")
+	text = plainText(strings.Join(pages, "\n"))
 	// Render at up to 300 dpi, less for a long page (a receipt imported at its pixel size),
 	// so that the image stays within what OCR reads in a second or two.
 	longest := max(sizes[0].Width, sizes[0].Height)

@@ -101,11 +101,15 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	return res, nil
 }
 
+// numberFirstStreetRE is a street with its number first, as French, British and American
+// addresses write it ("1 rue du Client", "27, Rue de Bassano", "10 Tech Park Avenue").
+var numberFirstStreetRE = lazyre.New(`^\d{1,4}[a-zA-Z]?,?\s+\pL[\pL'’.-]*\s+\pL`)
+
 var (
 	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it
 	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°o])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°ºo])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -117,7 +121,7 @@ var (
 	emailRE     = lazyre.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 	netRE       = lazyre.New(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
 	vatTotalRE  = lazyre.New(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
-	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
+	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sub-?total\s*\(lines?|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
 	termsRE     = lazyre.New(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
 
@@ -178,7 +182,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 		a := einvoice.Address{PostCode: m[1], City: strings.TrimSpace(m[2]), Country: "DE"}
 		name := ""
-		if streetRE.MatchString(p.lines[i-1]) {
+		if streetRE.MatchString(p.lines[i-1]) || numberFirstStreetRE.MatchString(p.lines[i-1]) {
 			a.Line1 = strings.TrimSpace(p.lines[i-1])
 			if i >= 2 {
 				name = p.lines[i-2]
@@ -333,7 +337,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	// The table's rows whose figures do not all fit come last: only their sum vouches for
 	// them (bestLines).
-	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, r.Items}
+	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, viewerLines(p.lines), r.Items}
 	best := bestLines(inv, readings)
 	if best == nil && !inv.Totals.LineTotal.Valid() && inv.Totals.NetTotal.Valid() && len(adjust) > 0 {
 		// No line total printed, and allowances or charges under the table: the lines add

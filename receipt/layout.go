@@ -60,6 +60,15 @@ const maxStackSegments = 5000
 // parts of an address about one height), columns further.
 const wordGap = 1.5
 
+// plainChars are the typographic forms of the hyphen and the space that generators write
+// ("IOPOLE‐jdz7fEbj4Va", "18‐08‐2026" with U+2010; "2 166,40" with a no-break space), read
+// as the plain characters the rules expect. One rune for one rune: a text keeps its shape
+// (lengths differ in bytes only, and nothing indexes the text across this step).
+var plainChars = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2212", "-", "\u00a0", " ", "\u202f", " ", "\u2009", " ")
+
+// plainText is s with plainChars replaced.
+func plainText(s string) string { return plainChars.Replace(s) }
+
 // newLayout groups each page's words into rows (their boxes overlap vertically by at least
 // half the smaller height) and splits the rows into segments at wide gaps.
 func newLayout(pages []poppler.LayoutPage) *layout {
@@ -71,6 +80,7 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 			for _, ln := range b.Lines {
 				for _, w := range ln.Words {
 					if w.X1 > w.X0 && w.Y1 > w.Y0 {
+						w.Text = plainText(w.Text)
 						words = append(words, w)
 					}
 				}
@@ -220,6 +230,9 @@ func sameRow(a, b poppler.Box) bool {
 // three line heights. parse reads a value and answers "" when it is none; a segment whose
 // rest is not a value is no such label ("Date d'échéance" for "Date"). At most limit values
 // are returned, in reading order.
+// parenRestRE is what follows a label in brackets, and perhaps a colon.
+var parenRestRE = lazyre.New(`^\([^()]{1,30}\)\s*:?$`)
+
 func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit int) []string {
 	var out []string
 	tried := 0
@@ -234,8 +247,10 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 			}
 			// OCR reads a table's vertical rule between a label and its value as "|".
 			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#.| "))
-			if currencyRestRE.MatchString(rest) {
-				rest = "" // "Steuerbetrag in EUR", "Total (EUR):": the label names the currency
+			if currencyRestRE.MatchString(rest) || parenRestRE.MatchString(rest) {
+				// "Steuerbetrag in EUR", "Total (EUR):": the label names the currency;
+				// "VAT (19%)", "Subtotal (lines)": a remark in brackets ends the label.
+				rest = ""
 			}
 			if rest != "" {
 				if v := parse(rest); v != "" {

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -14,12 +15,12 @@ import (
 // Labels read by position (layout.labelled): the value right of the label or under it.
 // German, English and French, as invoicing programs print them.
 var (
-	numberLabelRE = lazyre.New(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°o]\.?|avoir\s+n[°o]\.?|n[°o]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
+	numberLabelRE = lazyre.New(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°ºo]\.?|avoir\s+n[°ºo]\.?|n[°ºo]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
 	// A title with the number after it on the same line: "Invoice 103767", "Avoir AV-2017-0005".
 	titleNumberRE = lazyre.New(`^(?:Invoice|INVOICE|Rechnung|RECHNUNG|Gutschrift|GUTSCHRIFT|Facture|FACTURE|Avoir|AVOIR|Credit Note|CREDIT NOTE)\s+([A-Z0-9][A-Za-z0-9/._-]{1,34})$`)
 	// A title, a few words, then the number's label: "Gutschrift (Selbst ausgestellte
 	// Rechnung) Nr.", "Rechnung des Versicherers Nr.", "SELBSTABRECHNUNG (389) Nr.".
-	titleNrRE     = lazyre.New(`(?i)^(?:\pL*rechnung|gutschrift|selbstabrechnung|invoice|credit\s+note|facture|avoir)\b[^:]{0,45}?\s(?:nr\.?|no\.?|n[°o]|#)\s*:?\s*`)
+	titleNrRE     = lazyre.New(`(?i)^(?:\pL*rechnung|gutschrift|selbstabrechnung|invoice|credit\s+note|facture|avoir)\b[^:]{0,45}?\s(?:nr\.?|no\.?|n[°ºo]|#)\s*:?\s*`)
 	datePrepRE    = lazyre.New(`(?i)^(?:vom|von|du|dated|of)\s+`)
 	numberValueRE = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9/._-]{0,34})$`)
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
@@ -29,9 +30,9 @@ var (
 	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
 	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
-	netLabelGeoRE   = lazyre.New(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)`)
-	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+tva|taxes)`)
-	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)`)
+	netLabelGeoRE   = lazyre.New(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|sub-?total|total\s+h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?)`)
+	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
+	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 )
 
@@ -129,6 +130,12 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		g.buyerStrong = true
 	}
 	g.apply(inv)
+	if id := vatIDUnder(l, g.buyer); id != "" && strings.EqualFold(inv.Seller.VATID, id) {
+		// The first VAT id of the text is the one under the buyer's address: the buyer's.
+		// The seller's is another one, if the pages print it.
+		inv.Buyer.VATID = id
+		inv.Seller.VATID, _ = vatIDsByParty(splitLines(text), id)
+	}
 	for i := range inv.Payment.CreditTransfers {
 		if ct := &inv.Payment.CreditTransfers[i]; ct.AccountName == before {
 			ct.AccountName = inv.Seller.Name // the account holder named after the seller read
@@ -136,6 +143,9 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 	}
 	all := strings.Join(splitLines(text), "\n")
 	titleNo, titleDate := titleNumberDate(l)
+	if titleNo == "" && titleDate == "" {
+		titleNo, titleDate = titleStack(l)
+	}
 	if !invNumberRE.MatchString(all) {
 		if vs := l.labelled(numberLabelRE, layoutNumber, 1); len(vs) > 0 {
 			inv.Number = vs[0]
@@ -171,6 +181,27 @@ func refineByLayout(inv *einvoice.Invoice, text string, l *layout) {
 		}
 	}
 	layoutTotals(inv, l)
+}
+
+// vatIDUnder is the VAT id printed in b's column just under its address (within a few
+// lines), "" when there is none.
+func vatIDUnder(l *layout, b *addrBlock) string {
+	if b == nil || b.page >= len(l.pages) {
+		return ""
+	}
+	h := b.box.Y1 - b.box.Y0
+	for _, s := range l.pages[b.page] {
+		if s.Y0 < b.box.Y1 || s.Y0 > b.box.Y1+max(h, 80) || math.Abs(s.X0-b.box.X0) > 4 {
+			continue
+		}
+		if cells := cellSepRE.Split(s.text, -1); len(cells) > 0 && notVATLabelRE.MatchString(cells[0]) {
+			continue
+		}
+		if m := vatIDRE.FindString(s.text); m != "" {
+			return strings.NewReplacer(" ", "", "-", "").Replace(m)
+		}
+	}
+	return ""
 }
 
 // inColumn: name is a segment of b's page that stands in b's column (overlaps its width)
@@ -228,6 +259,43 @@ func titleNumberDate(l *layout) (number, date string) {
 				}
 			}
 			return number, ""
+		}
+	}
+	return "", ""
+}
+
+// titleWordRE is a title alone in its cell; stackNumberRE a number's short label before
+// its value ("nº 2023-6013", "No. 4711").
+var (
+	titleWordRE   = lazyre.New(`(?i)^(?:facture|rechnung|invoice|gutschrift|avoir|credit\s+note|factura|fattura)$`)
+	stackNumberRE = lazyre.New(`(?i)^(?:n[°º]|no\.|nr\.|#)\s*`)
+)
+
+// titleStack reads the cells stacked under a title that stands alone ("FACTURE" over
+// "20/09/2023" over "nº 2023-6013", as French letterheads set them at the top right): a
+// number after its short label and a bare date.
+func titleStack(l *layout) (number, date string) {
+	if len(l.pages) == 0 {
+		return "", ""
+	}
+	segs := l.pages[0]
+	for i, s := range segs {
+		if !titleWordRE.MatchString(strings.TrimSpace(s.text)) {
+			continue
+		}
+		for j := i + 1; j < len(segs) && segs[j].Y0-s.Y1 < 4*s.h(); j++ {
+			t := segs[j]
+			if t.Y0 < s.Y1-0.3*s.h() || !overlapX(s.Box, t.Box) && math.Abs(t.X1-s.X1) > 20 {
+				continue
+			}
+			if m := stackNumberRE.FindString(t.text); m != "" && number == "" {
+				number = layoutNumber(t.text[len(m):])
+			} else if d := layoutDate(t.text); d != "" && date == "" {
+				date = d
+			}
+		}
+		if number != "" || date != "" {
+			return number, date
 		}
 	}
 	return "", ""

@@ -37,7 +37,7 @@ var (
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
 	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
-	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
+	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|lieu\s+(?:de\s+)?livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
@@ -189,9 +189,19 @@ func layoutParties(l *layout, text string) geoParties {
 			if b.box.X0 < a.box.X0 {
 				a, b = b, a
 			}
-			// Side by side, the left one in the window of a letter.
-			if a.box.X1 < b.box.X0 && math.Abs(a.box.Y0-b.box.Y0) < 60 && a.box.Y0 > 0.1*l.height[pi] {
+			switch {
+			case a.box.X1 < b.box.X0 && math.Abs(a.box.Y0-b.box.Y0) < 60 && a.box.Y0 > 0.1*l.height[pi]:
+				// Side by side, the left one in the window of a letter.
 				g.buyer, g.seller = a, b
+			case a.box.X1 < b.box.X0 && math.Abs(a.box.Y0-b.box.Y0) >= 60:
+				// One well over the other: the sender's at the top (a letterhead), the
+				// recipient's lower, where the envelope's window is (on the left in a DIN
+				// 5008 letter, on the right in a French one).
+				if a.box.Y0 < b.box.Y0 {
+					g.seller, g.buyer = a, b
+				} else {
+					g.seller, g.buyer = b, a
+				}
 			}
 		}
 		break

@@ -182,3 +182,56 @@ func decimalComma(lines []string) bool {
 	}
 	return comma >= point
 }
+
+// The line items of the e-invoice viewers that print each line as a block of labelled
+// values: the XRechnung visualisation ("Position: 1", "Menge 1.0000", "Gesamtpreis (netto)
+// 99,00", "Bezeichnung: …") and its French form ("ID: 1", "Quantité 1", "Montant net de
+// ligne 972,00", "Nom de l'article: …").
+var (
+	viewerPosRE    = lazyre.New(`(?i)^(?:position|id)\s*:\s*\S+$`)
+	viewerQtyRE    = lazyre.New(`(?i)^(?:menge|quantit[ée]|quantity)\s+(-?\d[\d.,]*)(?:\s|$)`)
+	viewerAmountRE = lazyre.New(`(?i)^(?:gesamtpreis\s*\(netto\)|montant\s+net\s+de\s+ligne|line\s+net\s+amount)\s*:?\s+`)
+	viewerNameRE   = lazyre.New(`(?i)^(?:bezeichnung|nom\s+de\s+l['’]article|item\s+name)\s*:\s*(.+)$`)
+)
+
+// viewerLines reads such blocks: each starts at its position's label and holds a quantity,
+// a net amount and a name, in any order, before the next position.
+func viewerLines(lines []string) []Item {
+	var out []Item
+	var cur *Item
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if viewerPosRE.MatchString(l) {
+			if len(out) >= maxTableRows {
+				break
+			}
+			out = append(out, Item{})
+			cur = &out[len(out)-1]
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if m := viewerQtyRE.FindStringSubmatch(l); m != nil && !cur.Quantity.Valid() {
+			comma := strings.Contains(m[1], ",")
+			if v, _, ok := parseNumber(m[1], comma); ok {
+				cur.Quantity = einvoice.NewDecimal(v)
+			}
+		}
+		if loc := viewerAmountRE.FindStringIndex(l); loc != nil && !cur.Total.Valid() {
+			if as := amounts(l[loc[1]:]); len(as) > 0 {
+				cur.Total = money(as[0].v)
+			}
+		}
+		if m := viewerNameRE.FindStringSubmatch(l); m != nil && cur.Description == "" {
+			cur.Description = cellSepRE.Split(strings.TrimSpace(m[1]), 2)[0]
+		}
+	}
+	// Every block needs its amount and name, or the reading is none.
+	for _, it := range out {
+		if !it.Total.Valid() || it.Description == "" {
+			return nil
+		}
+	}
+	return out
+}

@@ -56,3 +56,30 @@ Bruttosumme 531,18`, now)
 		t.Errorf("lines %d, line total %s, net %s", len(inv.Lines), inv.Totals.LineTotal, inv.Totals.NetTotal)
 	}
 }
+
+// TestViewerLines: the XRechnung viewer's line blocks, German and French; a block
+// without its amount makes no reading.
+func TestViewerLines(t *testing.T) {
+	de := strings.Split(`Rechnungspositionen
+ Position:          1
+ Menge                                               1.0000         Basismenge zum      1.0000
+ Preis pro Einheit (netto)                               99         Umsatzsteuer:       S (Standard rate)
+ Gesamtpreis (netto)                                   99,00
+ Bezeichnung:       Erbrachte Dienstleistungen
+ Position:          2
+ Menge                                               2,5
+ Gesamtpreis (netto)                                1.250,00
+ Bezeichnung:       Wartung      Artikelnummer: 4711`, "\n")
+	items := viewerLines(de)
+	if len(items) != 2 || items[0].Description != "Erbrachte Dienstleistungen" || items[0].Quantity.String() != "1.0000" || items[0].Total.String() != "99.00" ||
+		items[1].Description != "Wartung" || items[1].Quantity.String() != "2.5" || items[1].Total.String() != "1250.00" {
+		t.Errorf("German: %+v", items)
+	}
+	fr := strings.Split("ID:                   1\nQuantité                                               1       Quantité de base du    1\nMontant net de ligne                             972,00        Taux de TVA:           20%\nNom de l'article:    Item 1", "\n")
+	if items := viewerLines(fr); len(items) != 1 || items[0].Total.String() != "972.00" || items[0].Description != "Item 1" {
+		t.Errorf("French: %+v", items)
+	}
+	if items := viewerLines(de[:4]); items != nil {
+		t.Errorf("a block without its amount: %+v", items)
+	}
+}

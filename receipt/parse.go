@@ -1098,19 +1098,26 @@ var (
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
 // ID", "Ihre USt-IdNr.", "USt-IdNr. des Leistungsempfängers", "N° TVA client").
-var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
+var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|umsatzsteuer|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
 
-// notVATLabelRE: labels of registration numbers that are no VAT id.
-var notVATLabelRE = lazyre.New(`(?i)\b(?:siret|siren|rcs|hrb|hra|registered|reg\.?\s*no|company\s+no)\b[^\pL]*$`)
+// notVATLabelRE: labels of registration numbers and accounts that are no VAT id.
+var notVATLabelRE = lazyre.New(`(?i)\b(?:siret|siren|rcs|hrb|hra|registered|reg\.?\s*no|company\s+no|iban|konto|account)\b[^\pL]*$`)
 
 // vatIDsByParty: the first VAT id of the issuer and the first of the buyer, told apart by
 // the label in the cell before each ("Customer VAT ID:   IE9876543W" over the seller's
 // "VAT ID: DE123456789" in the footer).
-func vatIDsByParty(lines []string) (issuer, buyer string) {
+//
+// Ids in except are passed over (one the layout places under the buyer's address), and so
+// is a match inside a longer code (an IBAN "FR7430003000402964…" starts like a French id).
+func vatIDsByParty(lines []string, except ...string) (issuer, buyer string) {
 	for _, l := range lines {
 		prev := 0
 		for _, m := range vatIDRE.FindAllStringIndex(l, -1) {
 			id := strings.NewReplacer(" ", "", "-", "").Replace(l[m[0]:m[1]])
+			if m[1] < len(l) && (unicode.IsLetter(rune(l[m[1]])) || isDigit(l[m[1]])) || slices.Contains(except, id) {
+				prev = m[1]
+				continue
+			}
 			cells := cellSepRE.Split(strings.TrimSpace(l[prev:m[0]]), -1)
 			prev = m[1]
 			label := cells[len(cells)-1]
@@ -1126,8 +1133,24 @@ func vatIDsByParty(lines []string) (issuer, buyer string) {
 			}
 		}
 	}
+	if issuer == "" {
+		// None of a country's format: an id of the general shape right after a VAT id's
+		// label ("N°TVA IUGBU98YFG6", "USt-IdNr.: DE11999999998", a digit too many),
+		// which the checks then call uncertain.
+		for _, l := range lines {
+			for _, m := range labelledVATRE.FindAllStringSubmatchIndex(l, 4) {
+				id := l[m[2]:m[3]]
+				if !buyerVATLabelRE.MatchString(l[max(0, m[0]-20):m[2]]) && !slices.Contains(except, id) && strings.ContainsAny(id, "0123456789") {
+					return id, buyer
+				}
+			}
+		}
+	}
 	return issuer, buyer
 }
+
+// labelledVATRE is a VAT id's label and a value of a VAT id's general shape.
+var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?|ust-?id(?:nr)?\.?|umsatzsteuer-?id(?:entifikationsnummer)?|vat\s?(?:id|reg\.?\s?no\.?|number|no\.?))\s?[:.]?\s*)([A-Z]{2}[0-9A-Z]{8,12})\b`)
 
 // cellSepRE parts a text line of the layout into its cells.
 var cellSepRE = lazyre.New(`\s{3,}`)

@@ -16,7 +16,7 @@ var (
 	sellerHeadRE = lazyre.New(`(?i)^` + headPrefix + `(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
 	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
-	fieldRE = lazyre.New(`^([\pL][\pL .\-/]{0,30}?(?:\s\d)?)\s*:\s*(.*)$`) // "Adresszeile 1:" too
+	fieldRE = lazyre.New(`^([\pL][\pL .'’\-/]{0,30}?(?:\s\d)?)\s*:\s*(.*)$`) // "Adresszeile 1:", "Nom de l'acheteur:" too
 	// A post code line as the viewers print it under the street: "DE 80333 München".
 	// A VAT id as the party's block labels it: a country prefix and 8 to 12 digits or
 	// letters; a test invoice's "DE12435679" is one digit short of a German one, and still
@@ -73,7 +73,7 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			label, value := strings.ToLower(strings.TrimSpace(m[1])), cellSepRE.Split(strings.TrimSpace(m[2]), 2)[0]
 			switch {
 			case value == "":
-			case label == "name" || label == "firma" || label == "firmenname" || label == "company" || label == "company name" || label == "nom" || label == "raison sociale":
+			case label == "name" || strings.HasPrefix(label, "nom d") || label == "firma" || label == "firmenname" || label == "company" || label == "company name" || label == "nom" || label == "raison sociale":
 				into.name = value
 			case label == "plz" || label == "postleitzahl" || label == "post code" || label == "postcode" || label == "zip" || label == "code postal":
 				into.address.PostCode = value

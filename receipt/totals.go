@@ -13,17 +13,17 @@ import (
 // Invoices print the value after its label on the same line, or, in a table cell read as
 // text, on one of the next lines.
 var (
-	netLabelRE   = lazyre.New(`(?i)^\s*(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|sub-?total|total\s+h\.?t\.?|montant\s+h\.?t\.?)\b`)
-	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+tva)\b`)
-	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+t\.?t\.?c\.?)\b`)
+	netLabelRE   = lazyre.New(`(?i)^\s*(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|sub-?total|total\s+h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?)\b`)
+	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+(?:total\s+)?tva)\b`)
+	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
 	dueLabelRE   = lazyre.New(`(?i)^\s*(?:` + dueLabels + `)\b`)
 )
 
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
 const dueLabels = `zahlbetrag|offen\b(?:\s*:)?|f(?:ä|a|ae)lliger\s+betrag|zu\s+zahlen(?:der\s+betrag)?|noch\s+zu\s+zahlen|offene[rn]?\s+(?:rechnungs)?betrag|restbetrag|` +
-	`amount\s+due|balance\s+due|(?:due|amount|total)\s+payable|open\s+amount|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
-	`montant\s+(?:restant\s+)?d[uû]|solde\s+d[uû]|(?:net\s+|reste\s+)?[àa]\s+payer`
+	`amount\s+due|balance\s+due|total\s+due|(?:due|amount|total)\s+payable|open\s+amount|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
+	`montant\s+(?:restant\s+)?d[uû]|montant\s+[àa]\s+r[ée]gler|solde\s+d[uû]|(?:net\s+|reste\s+)?[àa]\s+payer`
 
 // totalsFound are the candidates of each total, in the order they appear.
 type totalsFound struct{ net, vat, gross, due []decimal.Decimal }

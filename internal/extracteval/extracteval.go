@@ -7,6 +7,7 @@ package extracteval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -47,6 +48,9 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	list, err := exec.CommandContext(ctx, "qpdf", "--list-attachments", in).Output()
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 3 {
+		err = nil // qpdf's "succeeded with warnings" (a damaged cross-reference it repaired)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("qpdf --list-attachments: %w", err)
 	}
@@ -65,7 +69,18 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	if doc, _, err := zugferd.Extract(ctx, plain); err == nil && doc != nil {
-		return nil, fmt.Errorf("the invoice XML is still found after removing the attachments")
+		// Attached some other way too (a page's file attachment annotation): Ghostscript
+		// writes the pages again without any embedded file.
+		again := filepath.Join(dir, "again.pdf")
+		if b, err := exec.CommandContext(ctx, "gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pdfwrite", "-o", again, out).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("gs: %v %s", err, b)
+		}
+		if plain, err = os.ReadFile(again); err != nil {
+			return nil, err
+		}
+		if doc, _, err := zugferd.Extract(ctx, plain); err == nil && doc != nil {
+			return nil, fmt.Errorf("the invoice XML is still found after removing the attachments")
+		}
 	}
 	return plain, nil
 }
