@@ -101,6 +101,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	return res, nil
 }
 
+// webAddressRE is a web or mail address.
+var webAddressRE = lazyre.New(`(?i)^\s*(?:https?://|www\.)|@`)
+
 // numberFirstStreetRE is a street with its number first, as French, British and American
 // addresses write it ("1 rue du Client", "27, Rue de Bassano", "10 Tech Park Avenue").
 var numberFirstStreetRE = lazyre.New(`^\d{1,4}[a-zA-Z]?,?\s+\pL[\pL'’.-]*\s+\pL`)
@@ -317,6 +320,11 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		inv.Totals.VATTotal = money(sum)
 	}
 	refineByLayout(inv, text, lay)
+	for _, party := range []*einvoice.Party{&inv.Seller, &inv.Buyer} {
+		if webAddressRE.MatchString(party.Name) {
+			party.Name = "" // a web or mail address names no party: missing, not wrong
+		}
+	}
 	singleRate(inv, text)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table

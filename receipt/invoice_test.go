@@ -268,4 +268,9 @@ func TestViewerPartySections(t *testing.T) {
 	if seller.name != "Hochwürdiger Leistungserbringer" || seller.address.Line1 != "Fun Street 1" {
 		t.Errorf("seller %+v", seller)
 	}
+	// OCR's text of the same: single spaces, the next label ends the value.
+	_, buyer = partyBlocks([]string{"Informationen zum Käufer", "Name: Untertänigster Leistungsempfänger Ländercode: DE (Deutschland)", "Adresszeile 1: Party Street 1 Telefon: +491234567890"})
+	if buyer.name != "Untertänigster Leistungsempfänger" || buyer.address.Line1 != "Party Street 1" {
+		t.Errorf("OCR: buyer %+v", buyer)
+	}
 }

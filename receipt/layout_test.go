@@ -509,3 +509,28 @@ func TestHeaderCellsInOneSegment(t *testing.T) {
 		t.Errorf("fitting %+v", fitting)
 	}
 }
+
+// TestTitleStackAndUpperSender: a French letterhead: the title alone at the top right
+// with the date and "nº" number stacked under it; the sender's block at the top left, the
+// recipient's lower on the right with its VAT id under it.
+func TestTitleStackAndUpperSender(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 471, Y: 90, Text: "FACTURE"}, testpdf.At{X: 501, Y: 105, Text: "20/09/2023"}, testpdf.At{X: 493, Y: 118, Text: "nº 2023-6013"},
+		testpdf.At{X: 42, Y: 169, Text: "Société Hôtelière du Pacano"}, testpdf.At{X: 42, Y: 184, Text: "2, rue de la Paix"}, testpdf.At{X: 42, Y: 198, Text: "75000 Paris"},
+		testpdf.At{X: 397, Y: 256, Text: "Securibox SARL"}, testpdf.At{X: 397, Y: 271, Text: "27, Rue de Bassano"}, testpdf.At{X: 397, Y: 285, Text: "75008 Paris"},
+		testpdf.At{X: 397, Y: 314, Text: "TVA : FR38500003710"},
+	)})
+	if no, date := titleStack(l); no != "2023-6013" || date != "2023-09-20" {
+		t.Errorf("number %q, date %q", no, date)
+	}
+	text := "FACTURE\n20/09/2023\nnº 2023-6013\nSociété Hôtelière du Pacano\n2, rue de la Paix\n75000 Paris\nSecuribox SARL\n27, Rue de Bassano\n75008 Paris\nTVA : FR38500003710\nTVA FR40123456824\n"
+	inv := &einvoice.Invoice{}
+	inv.Seller.VATID = "FR38500003710"
+	refineByLayout(inv, text, l)
+	if inv.Seller.Name != "Société Hôtelière du Pacano" || inv.Buyer.Name != "Securibox SARL" || inv.Number != "2023-6013" || inv.IssueDate != "2023-09-20" {
+		t.Errorf("seller %q, buyer %q, number %q, date %q", inv.Seller.Name, inv.Buyer.Name, inv.Number, inv.IssueDate)
+	}
+	if inv.Buyer.VATID != "FR38500003710" || inv.Seller.VATID != "FR40123456824" {
+		t.Errorf("VAT ids: seller %q, buyer %q", inv.Seller.VATID, inv.Buyer.VATID)
+	}
+}

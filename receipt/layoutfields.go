@@ -327,6 +327,13 @@ func firstMonthDate(l *layout) string {
 func layoutTotals(inv *einvoice.Invoice, l *layout) {
 	t := &inv.Totals
 	tol := decimal.New(2, -2)
+	// The amount due by its cell: the layout knows where the figure ends, OCR's text lines
+	// do not ("NET À PAYER 2 166,87 €" read as 166,87 there).
+	if vs := l.labelled(dueLabelGeoRE, layoutAmount, 20); len(vs) > 0 {
+		if d, err := decimal.NewFromString(vs[len(vs)-1]); err == nil {
+			t.AmountDue = money(d)
+		}
+	}
 	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
 		return
 	}

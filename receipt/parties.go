@@ -25,6 +25,9 @@ var (
 	countryPostRE   = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
 )
 
+// nextLabelRE is a second label on a party's line ("Muster GmbH Ländercode: DE").
+var nextLabelRE = lazyre.New(`\s\pL[\pL-]{1,25}\s?:(?:\s|$)`)
+
 // headPrefix: the words before a party in a section's heading ("Informationen zum
 // Käufer", as the XRechnung viewer heads its parties).
 const headPrefix = `(?:(?:informationen|angaben|daten)\s+(?:zum|zur|des|der)\s+|details\s+of\s+the\s+|informations\s+sur\s+l[e']\s*)?`
@@ -70,7 +73,11 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			}
 			// The value is the label's cell: a second column of labels may follow on the
 			// line ("Name:   Muster GmbH      Ländercode:   DE").
+			// OCR's text keeps no wide gaps: there the next label ends the value.
 			label, value := strings.ToLower(strings.TrimSpace(m[1])), cellSepRE.Split(strings.TrimSpace(m[2]), 2)[0]
+			if at := nextLabelRE.FindStringIndex(value); at != nil {
+				value = strings.TrimSpace(value[:at[0]])
+			}
 			switch {
 			case value == "":
 			case label == "name" || strings.HasPrefix(label, "nom d") || label == "firma" || label == "firmenname" || label == "company" || label == "company name" || label == "nom" || label == "raison sociale":
