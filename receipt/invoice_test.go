@@ -274,3 +274,12 @@ func TestViewerPartySections(t *testing.T) {
 		t.Errorf("OCR: buyer %+v", buyer)
 	}
 }
+
+// TestWebAddressIsNoParty: the line over a post code that is a web address (two columns
+// of a letterhead read as one) is no buyer's name: it is left missing.
+func TestWebAddressIsNoParty(t *testing.T) {
+	inv := parseInvoice("Bei Spiel GmbH\nEcke 12\n12345 Stadthausen\nhttp://localhost/\n88802 Spielkreis\nRechnung Nr. 4711\nGesamtbetrag 119,00\n", now, nil)
+	if inv.Buyer.Name != "" || inv.Buyer.Address.City != "Spielkreis" {
+		t.Errorf("buyer %q in %q", inv.Buyer.Name, inv.Buyer.Address.City)
+	}
+}
