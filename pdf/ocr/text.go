@@ -23,7 +23,7 @@ func PageTexts(ctx context.Context, r Renderer, tr TextReader, rec Recognizer, d
 	if maxPages < 1 {
 		return nil, fault.New(fault.InvalidInput, "at least one page must be read, not %d", maxPages)
 	}
-	doc, err := pdf.Read(data)
+	doc, err := pdf.ReadToRead(data) // the pages are only read: a defect poppler reads past is no reason to refuse
 	if err != nil {
 		return nil, err
 	}

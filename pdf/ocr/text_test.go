@@ -1,7 +1,10 @@
 package ocr
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,5 +69,26 @@ func TestPageTextsRefuses(t *testing.T) {
 	cancel()
 	if _, err := PageTexts(ctx, pop, pop, ts, good, 10); err == nil {
 		t.Error("a cancelled request read pages")
+	}
+}
+
+// TestPageTextsDespiteObjectDefects: a PDF the strict reader refuses for a defect of its
+// object graph alone (a date written "+00:00") has its pages read, as poppler reads them.
+func TestPageTextsDespiteObjectDefects(t *testing.T) {
+	pop, _ := engines(t)
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.ReplaceAll(data, []byte(`\05300\04700\047`), []byte(`\05300\07200\047`)) // same length
+	if bytes.Equal(bad, data) {
+		t.Fatal("the example's dates are not where the test expects them")
+	}
+	got, err := PageTexts(context.Background(), pop, pop, nil, bad, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || !strings.Contains(got[0], "Lieferant GmbH") {
+		t.Errorf("pages %q", got)
 	}
 }
