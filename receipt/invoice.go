@@ -101,8 +101,8 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 	return res, nil
 }
 
-// webAddressRE is a web or mail address.
-var webAddressRE = lazyre.New(`(?i)^\s*(?:https?://|www\.)|@`)
+// webAddressRE is a web or mail address, or a line that holds one.
+var webAddressRE = lazyre.New(`(?i)https?://|^\s*www\.|@`)
 
 // numberFirstStreetRE is a street with its number first, as French, British and American
 // addresses write it ("1 rue du Client", "27, Rue de Bassano", "10 Tech Park Avenue").
@@ -217,7 +217,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		inv.Buyer.Address, inv.Buyer.Name = addrs[1], names[1]
 	}
 	inv.Seller.VATID, inv.Seller.TaxNumber = r.Issuer.VATID, r.Issuer.TaxNumber
-	_, inv.Buyer.VATID = vatIDsByParty(p.lines)
+	inv.Buyer.VATID = p.buyerVATID
 	inv.Seller.Contact.Phone = r.Issuer.Phone
 	if m := emailRE.FindString(all); m != "" {
 		inv.Seller.Contact.Email = m

@@ -30,7 +30,7 @@ var (
 	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
 	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
-	netLabelGeoRE   = lazyre.New(`(?i)^(?:summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|sub-?total|total\s+h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?)`)
+	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `)`)
 	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
 	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
@@ -327,16 +327,6 @@ func firstMonthDate(l *layout) string {
 func layoutTotals(inv *einvoice.Invoice, l *layout) {
 	t := &inv.Totals
 	tol := decimal.New(2, -2)
-	// The amount due by its cell: the layout knows where the figure ends, OCR's text lines
-	// do not ("NET À PAYER 2 166,87 €" read as 166,87 there).
-	if vs := l.labelled(dueLabelGeoRE, layoutAmount, 20); len(vs) > 0 {
-		if d, err := decimal.NewFromString(vs[len(vs)-1]); err == nil {
-			t.AmountDue = money(d)
-		}
-	}
-	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
-		return
-	}
 	read := func(re *lazyre.Regexp) []decimal.Decimal {
 		var out []decimal.Decimal
 		for _, v := range l.labelled(re, layoutAmount, 20) {
@@ -346,11 +336,20 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		}
 		return out
 	}
-	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: read(dueLabelGeoRE)}
+	// The amount due by its cell: the layout knows where the figure ends, OCR's text lines
+	// do not ("NET À PAYER 2 166,87 €" read as 166,87 there).
+	dues := read(dueLabelGeoRE)
+	if len(dues) > 0 {
+		t.AmountDue = money(dues[len(dues)-1])
+	}
+	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
+		return
+	}
+	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: dues}
 	agree := func(net, vat, gross *decimal.Decimal) bool {
 		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
 	}
-	net, vat, gross, due := found.choose()
+	net, vat, gross, _ := found.choose()
 	if !agree(net, vat, gross) && len(found.due) > 0 {
 		// Where no labelled total agrees, the amount due stands for it ("Net total",
 		// "VAT total", "Due payable"): without a prepayment the two are one figure.
@@ -371,7 +370,4 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		}
 	}
 	t.NetTotal, t.VATTotal, t.GrossTotal = money(*net), money(*vat), money(*gross)
-	if due != nil && !t.AmountDue.Valid() {
-		t.AmountDue = money(*due)
-	}
 }

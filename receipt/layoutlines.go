@@ -143,9 +143,8 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		qty = column{w.X0, w.X1, true}
 		for k, w := range head.words[1:] {
 			c := segment{Box: w.Box, text: w.Text}
-			if k+2 < len(head.words) && strings.EqualFold(w.Text, "unit") {
+			if next := head.words[min(k+2, len(head.words)-1)]; k+2 < len(head.words) && unitHeadRE.MatchString(w.Text) && priceHeadRE.MatchString(next.Text) {
 				// "Unit price": one cell.
-				next := head.words[k+2]
 				c.text += " " + next.Text
 				c.X1 = next.X1
 			}

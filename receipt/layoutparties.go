@@ -458,8 +458,7 @@ const bulletGap, maxLineSegments = 3.0, 12
 // labelled field ("Tel : 0758282674").
 func badPartyName(s string) bool {
 	s = strings.TrimSpace(s)
-	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, ":") || partyHeading(s) != "" || strings.Contains(s, "   ") || strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "http") ||
-		strings.HasPrefix(strings.ToLower(s), "www.") || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
+	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, ":") || partyHeading(s) != "" || strings.Contains(s, "   ") || webAddressRE.MatchString(s) || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
 }
 
 // apply puts the layout's parties over the text lines' reading: a party whose role

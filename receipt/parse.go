@@ -82,6 +82,8 @@ type parser struct {
 	runnersUp []totalCandidate // other amounts named as the total, most votes first
 
 	tendered, change decimal.Decimal // cash given and change returned, when both are printed
+
+	buyerVATID string // the buyer's VAT id, read with the issuer's (vatIDsByParty)
 }
 
 // knownBrand is the brand the text names earliest, and where.
@@ -1161,7 +1163,7 @@ var cellSepRE = lazyre.New(`\s{3,}`)
 func (p *parser) issuer() (Issuer, float64) {
 	var is Issuer
 	all := strings.Join(p.lower, "\n")
-	is.VATID, _ = vatIDsByParty(p.lines)
+	is.VATID, p.buyerVATID = vatIDsByParty(p.lines)
 	for _, l := range p.lines {
 		if m := taxNoRE.FindStringSubmatch(l); m != nil && is.TaxNumber == "" {
 			is.TaxNumber = strings.ReplaceAll(m[1], " ", "")
