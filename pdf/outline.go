@@ -46,7 +46,7 @@ func Bookmarks(ctx context.Context, data []byte) (bms []Bookmark, err error) {
 	if ctx.Err() != nil {
 		return nil, fault.FromContext(ctx, "the bookmarks were not read")
 	}
-	d, err := Read(data)
+	d, err := ReadToRead(data) // only read: a defect viewers read past is no reason to refuse
 	if err != nil {
 		return nil, err
 	}

@@ -91,6 +91,12 @@ func read(data []byte, allowEncrypted bool) (d *Doc, err error) {
 // limit, a password to open) stays refused.
 func ReadToRead(data []byte) (*Doc, error) {
 	d, err := Read(data)
+	return orLenient(data, d, err)
+}
+
+// orLenient is a strict read's result, or, when that read refused data as fault.InvalidPDF,
+// data read leniently within Read's page limits; the strict read's error when that fails too.
+func orLenient(data []byte, d *Doc, err error) (*Doc, error) {
 	if fault.CodeOf(err) != fault.InvalidPDF {
 		return d, err
 	}
@@ -241,9 +247,11 @@ type Info struct {
 }
 
 // Inspect reads the metadata, page count, version and encryption status. Unlike Read it
-// accepts an encrypted file that opens without a password.
+// accepts an encrypted file that opens without a password, and, as ReadToRead, one with a
+// defect of its object graph that viewers read past.
 func Inspect(data []byte) (*Info, error) {
 	d, err := read(data, true)
+	d, err = orLenient(data, d, err)
 	if err != nil {
 		return nil, err
 	}

@@ -18,18 +18,19 @@ import (
 	"github.com/papierkram/papierkram/pdf/preview"
 )
 
-// readDoc reads and parses a local PDF.
-func readDoc(path string) (*pdf.Doc, error) {
+// readDoc reads a local PDF and parses it with read: pdf.Read for a command that writes a
+// document, pdf.ReadToRead for one that only reads it (as the server's handlers do).
+func readDoc(path string, read func([]byte) (*pdf.Doc, error)) (*pdf.Doc, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidInput, err, "%v", err)
 	}
-	return pdf.Read(b)
+	return read(b)
 }
 
-// readPages reads a local PDF and a page specification for it.
-func readPages(path, spec string) (*pdf.Doc, pagerange.Spec, error) {
-	d, err := readDoc(path)
+// readPages reads a local PDF, as readDoc, and a page specification for it.
+func readPages(path string, read func([]byte) (*pdf.Doc, error), spec string) (*pdf.Doc, pagerange.Spec, error) {
+	d, err := readDoc(path, read)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,7 +75,7 @@ func splitCmd() *cobra.Command {
 	split := &cobra.Command{
 		Use: "split FILE", Short: "Split into one PDF per range (all = every page); writes NAME-RANGE.pdf into --out-dir", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, sp, err := readPages(args[0], pages)
+			d, sp, err := readPages(args[0], pdf.Read, pages)
 			if err != nil {
 				return err
 			}
@@ -104,7 +105,7 @@ func rotateCmd() *cobra.Command {
 	rotate := &cobra.Command{
 		Use: "rotate FILE", Short: "Rotate pages clockwise", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, sp, err := readPages(args[0], pages)
+			d, sp, err := readPages(args[0], pdf.Read, pages)
 			if err != nil {
 				return err
 			}
@@ -126,7 +127,7 @@ func extractCmd() *cobra.Command {
 	extract := &cobra.Command{
 		Use: "extract FILE", Short: "Extract pages, in the order named, into one PDF", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, sp, err := readPages(args[0], pages)
+			d, sp, err := readPages(args[0], pdf.Read, pages)
 			if err != nil {
 				return err
 			}
@@ -190,7 +191,7 @@ func setMetadataCmd() *cobra.Command {
 	setMeta := &cobra.Command{
 		Use: "set-metadata FILE", Short: "Set metadata (Info and XMP alike) as an incremental update", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := readDoc(args[0])
+			d, err := readDoc(args[0], pdf.Read)
 			if err != nil {
 				return err
 			}
@@ -249,7 +250,7 @@ func textCmd() *cobra.Command {
 	text := &cobra.Command{
 		Use: "text FILE", Short: "Print the text of pages (pdftotext)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, sp, err := readPages(args[0], pages)
+			d, sp, err := readPages(args[0], pdf.ReadToRead, pages)
 			if err != nil {
 				return err
 			}
@@ -303,11 +304,7 @@ func formFieldsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use: "form-fields FILE", Short: "Print the AcroForm fields as JSON", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := os.ReadFile(args[0])
-			if err != nil {
-				return err
-			}
-			d, err := pdf.Read(b)
+			d, err := readDoc(args[0], pdf.ReadToRead)
 			if err != nil {
 				return err
 			}

@@ -28,7 +28,7 @@ func (s *Server) registerForms() {
 		OperationID: "postPdfFormsFields", Method: http.MethodPost, Path: "/api/pdf-forms/fields", Tags: tag,
 		Summary: "List the form fields of a PDF", RequestBody: pdfUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body FormFields }, error) {
-		d, _, err := uploadedPDF(ctx)
+		d, _, err := uploadedPDF(ctx, pdf.ReadToRead)
 		if err != nil {
 			return nil, err
 		}

@@ -33,20 +33,21 @@ func binaryResponse(mt map[string]*huma.MediaType) map[string]*huma.Response {
 	return map[string]*huma.Response{"200": {Description: "The document.", Content: mt}}
 }
 
-// uploadedPDF reads the "file" part and parses it.
-func uploadedPDF(ctx context.Context) (*pdf.Doc, *File, error) {
+// uploadedPDF reads the "file" part and parses it with read: pdf.Read for an operation
+// that writes a document, pdf.ReadToRead for one that only reads it.
+func uploadedPDF(ctx context.Context, read func([]byte) (*pdf.Doc, error)) (*pdf.Doc, *File, error) {
 	up, err := pdfUpload.read(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	f := up.File("file")
-	d, err := pdf.Read(f.Data)
+	d, err := read(f.Data)
 	return d, f, err
 }
 
-// uploadedPages reads the uploaded PDF and its page specification.
-func uploadedPages(ctx context.Context, spec string) (*pdf.Doc, *File, pagerange.Spec, error) {
-	d, f, err := uploadedPDF(ctx)
+// uploadedPages reads the uploaded PDF, as uploadedPDF, and its page specification.
+func uploadedPages(ctx context.Context, read func([]byte) (*pdf.Doc, error), spec string) (*pdf.Doc, *File, pagerange.Spec, error) {
+	d, f, err := uploadedPDF(ctx, read)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -114,7 +115,7 @@ func (s *Server) registerPDFTools() {
 		OperationID: "postPdfToolsSplit", Method: http.MethodPost, Path: "/api/pdf-tools/split", Tags: tag,
 		Summary: "Split a PDF", RequestBody: pdfUpload.body(),
 	}, func(ctx context.Context, in *pagesQuery) (*struct{ Body SplitResult }, error) {
-		d, _, sp, err := uploadedPages(ctx, in.Pages)
+		d, _, sp, err := uploadedPages(ctx, pdf.Read, in.Pages)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func (s *Server) registerPDFTools() {
 		OperationID: "postPdfToolsRotate", Method: http.MethodPost, Path: "/api/pdf-tools/rotate", Tags: tag,
 		Summary: "Rotate pages", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *rotateQuery) (*fileOutput, error) {
-		d, f, sp, err := uploadedPages(ctx, in.Pages)
+		d, f, sp, err := uploadedPages(ctx, pdf.Read, in.Pages)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +164,7 @@ func (s *Server) registerPDFTools() {
 		OperationID: "postPdfToolsMetadataSet", Method: http.MethodPost, Path: "/api/pdf-tools/metadata/set", Tags: tag,
 		Summary: "Set PDF metadata", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
 	}, func(ctx context.Context, in *metadataSetQuery) (*fileOutput, error) {
-		d, f, err := uploadedPDF(ctx)
+		d, f, err := uploadedPDF(ctx, pdf.Read)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +239,7 @@ func (s *Server) registerPDFTools() {
 		Summary: "Extract pages into one PDF", RequestBody: pdfUpload.body(), Responses: binaryResponse(pdfResponse),
 		Description: "One PDF of the pages named, in the order named (repeats allowed).",
 	}, func(ctx context.Context, in *extractQuery) (*fileOutput, error) {
-		d, f, sp, err := uploadedPages(ctx, in.Pages)
+		d, f, sp, err := uploadedPages(ctx, pdf.Read, in.Pages)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/pdf/preview"
 )
 
@@ -164,7 +165,7 @@ func (s *Server) registerPreview() {
 		Summary:     "Count the pages of a PDF",
 		RequestBody: pdfUpload.body(),
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body PageCount }, error) {
-		d, _, err := uploadedPDF(ctx)
+		d, _, err := uploadedPDF(ctx, pdf.ReadToRead)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +180,7 @@ func (s *Server) registerPreview() {
 		if err != nil {
 			return nil, err
 		}
-		d, _, sp, err := uploadedPages(ctx, in.Pages)
+		d, _, sp, err := uploadedPages(ctx, pdf.ReadToRead, in.Pages)
 		if err != nil {
 			return nil, err
 		}

@@ -154,3 +154,45 @@ func TestPDFAEndpoint(t *testing.T) {
 	wantProblem(t, e.do("POST", "/api/pdf-tools/pdfa/base64", testKey, `{"file":"%%%"}`), 400, "invalid_input")
 	wantProblem(t, e.do("POST", "/api/pdf-tools/pdfa/base64", testKey, `{"file":"aGVsbG8="}`), 400, "invalid_pdf")
 }
+
+// TestReadingToolsReadPastObjectDefects: a PDF whose object graph breaks a rule that viewers
+// and poppler read past (an embedded file's /ModDate written "+00:00", as some invoice
+// generators write it) is read by the tools that only read — page count, text, previews,
+// metadata, bookmarks, form fields — while the tools that write a new document from it
+// still refuse it, as they did.
+func TestReadingToolsReadPastObjectDefects(t *testing.T) {
+	e := newTestEnv(t)
+	good := corpusBytes(t, "zugferd/2.3-examples/3. EN16931/EN16931_Einfach/EN16931_Einfach.pdf")
+	// "D:…+00'00'" as "D:…+00:00'": the same length, so the cross-reference offsets stay.
+	bad := bytes.ReplaceAll(good, []byte(`\05300\04700\047`), []byte(`\05300\07200\047`))
+	if bytes.Equal(bad, good) {
+		t.Fatal("the example's ModDate is not where the test expects it")
+	}
+	wantProblem(t, e.upload("/api/pdf-tools/split", [2]any{"file", bad}), 400, "invalid_pdf")
+
+	if m := decode(t, e.upload("/api/preview/page-count", [2]any{"file", bad})); m["pages"] != float64(2) {
+		t.Errorf("page count %v", m)
+	}
+	res := e.upload("/api/pdf-tools/text", [2]any{"file", bad})
+	var tr TextResult
+	json.NewDecoder(res.Body).Decode(&tr)
+	res.Body.Close()
+	if tr.Count != 2 || !strings.Contains(tr.Pages[0].Text, "Lieferant GmbH") {
+		t.Errorf("text %d: %+v", res.StatusCode, tr)
+	}
+	res = e.upload("/api/preview", [2]any{"file", bad})
+	img, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !bytes.HasPrefix(img, []byte("\x89PNG")) {
+		t.Errorf("preview %d: %.200q", res.StatusCode, img)
+	}
+	if m := decode(t, e.upload("/api/pdf-tools/metadata", [2]any{"file", bad})); m["pages"] != float64(2) {
+		t.Errorf("metadata %v", m)
+	}
+	for _, path := range []string{"/api/pdf-tools/bookmarks", "/api/pdf-forms/fields"} {
+		if res := e.upload(path, [2]any{"file", bad}); res.StatusCode != 200 {
+			b, _ := io.ReadAll(res.Body)
+			t.Errorf("%s: %d %s", path, res.StatusCode, b)
+		}
+	}
+}

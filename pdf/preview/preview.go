@@ -72,7 +72,7 @@ func Render(ctx context.Context, r Renderer, data []byte, o Options) ([]Image, e
 	if err != nil {
 		return nil, err
 	}
-	d, err := pdf.Read(data)
+	d, err := pdf.ReadToRead(data) // only rendered: a defect poppler reads past is no reason to refuse
 	if err != nil {
 		return nil, err
 	}
