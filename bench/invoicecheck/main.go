@@ -2,8 +2,8 @@
 // ZUGFeRD / Factur-X / XRechnung PDF holds its invoice as XML. The XML is the truth; the
 // extraction reads only what a reader without it would: the PDF with its attachments removed
 // (qpdf) through the whole pipeline (text mode), or its first three pages rendered at 200 dpi
-// into a PDF without text (-scan). An IBAN or VAT id the pages do not show is not counted
-// (extracteval.Printed). Per field it prints how many invoices had it
+// into a PDF without text (-scan). A field whose XML value the pages do not show is not
+// counted (extracteval.Printed): the count left out is printed. Per field it prints how many invoices had it
 // and how many were read right, for the tuning part and the held-out part of the files (a
 // file is held out when the FNV hash of its name is divisible by 4: never tune on those).
 //
@@ -50,6 +50,7 @@ func main() {
 	sets := map[string]map[string]*tally{"tuning": {}, "held out": {}}
 	files := map[string]int{}
 	notPrinted := map[string]int{} // fields the XML has and the pages do not show
+	answered := map[string]int{}   // of those, the ones read all the same (another value, or the XML's not printed)
 	skipped := 0
 	for _, dir := range flag.Args() {
 		err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
@@ -108,6 +109,9 @@ func main() {
 				}
 				if !extracteval.Printed(f, want, text) {
 					notPrinted[f]++
+					if have != "" {
+						answered[f]++
+					}
 					continue
 				}
 				t := sets[set][f]
@@ -144,7 +148,7 @@ func main() {
 	tw.Flush()
 	for _, f := range extracteval.Fields {
 		if n := notPrinted[f]; n > 0 {
-			fmt.Printf("%s: %d files not counted, their pages do not show the XML's value\n", f, n)
+			fmt.Printf("%s: %d files not counted, their pages do not show the XML's value (%d read a value all the same)\n", f, n, answered[f])
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -137,16 +138,118 @@ func Value(inv *einvoice.Invoice, f string) string {
 	return ""
 }
 
-// Printed: the pages show the field's value, so a reader could find it. An IBAN or a
-// VAT id that only the XML carries (a sample that prints neither) is not counted against
-// the reading; other fields are printed in some form (dates and amounts in the page's own
-// format), and always count. text is the document's text (pdftotext).
+// Printed: the pages show the field's value in some form, so a reader could find it. A
+// sample whose XML carries what its page never prints (a page without totals, a made-up
+// IBAN, a page printing another number than its XML) measures nothing a reader could do,
+// so such a field is not counted; invoicecheck prints how many were left out and how many of
+// those the extraction answered all the same. Names are compared by their letters and
+// digits (at least the first half of the name), numbers and identifiers without spaces,
+// amounts by their digits in any grouping ("1.000,00", "1,000.00", "1 000,00 €"), dates in
+// the numeric and written forms of German, English and French pages. The currency and the
+// line count always count. text is the document's text (pdftotext).
 func Printed(f, want, text string) bool {
-	if f != "iban" && f != "sellerVatId" {
+	switch f {
+	case "seller", "buyer":
+		w, t := key(want), key(text)
+		return w != "" && strings.Contains(t, w[:(len(w)+1)/2])
+	case "number", "iban", "sellerVatId":
+		squash := strings.NewReplacer(" ", "", "\n", "", "\t", "", "\f", "")
+		return strings.Contains(strings.ToUpper(squash.Replace(text)), strings.ToUpper(squash.Replace(want)))
+	case "net", "vat", "gross", "amountDue":
+		return amountPrinted(want, printedAmounts(text))
+	case "vatBreakdown":
+		amounts := printedAmounts(text)
+		for _, row := range strings.Fields(want) { // "19.00%:198.00/37.62"
+			_, figures, _ := strings.Cut(row, ":")
+			base, tax, _ := strings.Cut(figures, "/")
+			if !amountPrinted(base, amounts) || !amountPrinted(tax, amounts) {
+				return false
+			}
+		}
+		return true
+	case "issueDate":
+		return datePrinted(want, text)
+	}
+	return true
+}
+
+// amountREs are figures as pages print them, with any grouping and decimal mark; thousands
+// grouped by spaces only as whole groups of three, so that the cells of a row stay apart.
+var amountREs = []*regexp.Regexp{
+	regexp.MustCompile(`\d(?:[\d.,'\x{00A0}\x{202F}]*\d)?`),
+	regexp.MustCompile(`\d{1,3}(?:[ \x{00A0}\x{202F}]\d{3})+(?:[.,]\d{1,2})?`),
+}
+
+// printedAmounts is the set of the digits of every figure in text ("1.000,00" → "100000").
+func printedAmounts(text string) map[string]bool {
+	m := map[string]bool{}
+	for _, re := range amountREs {
+		for _, a := range re.FindAllString(text, -1) {
+			var b strings.Builder
+			for _, r := range a {
+				if r >= '0' && r <= '9' {
+					b.WriteRune(r)
+				}
+			}
+			m[strings.TrimLeft(b.String(), "0")] = true
+		}
+	}
+	return m
+}
+
+// amountPrinted: an amount "1000.00" is printed as 1000,00 in some grouping, or as 1000
+// when it has no cents. A negative amount is printed with its sign anywhere.
+func amountPrinted(want string, amounts map[string]bool) bool {
+	want = strings.TrimPrefix(want, "-")
+	whole, cents, _ := strings.Cut(want, ".")
+	if amounts[strings.TrimLeft(whole+cents, "0")] {
 		return true
 	}
-	squash := strings.NewReplacer(" ", "", "\n", "", "\t", "", "\f", "")
-	return strings.Contains(strings.ToUpper(squash.Replace(text)), squash.Replace(want))
+	return strings.Trim(cents, "0") == "" && amounts[strings.TrimLeft(whole, "0")]
+}
+
+var months = [12][]string{
+	{"januar", "january", "janvier", "jan"}, {"februar", "february", "février", "feb", "fév"}, {"märz", "march", "mars", "mar", "mär"},
+	{"april", "avril", "apr", "avr"}, {"mai", "may"}, {"juni", "june", "juin", "jun"}, {"juli", "july", "juillet", "jul"},
+	{"august", "août", "aug"}, {"september", "septembre", "sep", "sept"}, {"oktober", "october", "octobre", "okt", "oct"},
+	{"november", "novembre", "nov"}, {"dezember", "december", "décembre", "dez", "dec", "déc"},
+}
+
+// datePrinted: the ISO date want ("2019-05-08") appears in text as 08.05.2019, 8.5.19,
+// 08/05/2019, 2019-05-08, 20190508, "8. Mai 2019", "8 mai 2019", "May 8, 2019" or
+// "08-May-2019" (case and spacing ignored).
+func datePrinted(want, text string) bool {
+	var y, m, d int
+	if _, err := fmt.Sscanf(want, "%4d-%2d-%2d", &y, &m, &d); err != nil || m < 1 || m > 12 {
+		return true // not a date to look for; the comparison decides
+	}
+	t := " " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " "
+	y2 := fmt.Sprintf("%02d", y%100)
+	for _, day := range []string{fmt.Sprintf("%02d", d), fmt.Sprint(d)} {
+		for _, mon := range []string{fmt.Sprintf("%02d", m), fmt.Sprint(m)} {
+			for _, sep := range []string{".", "/", "-"} {
+				for _, year := range []string{fmt.Sprint(y), y2} {
+					if numericDateRE(day+sep+mon+sep+year).MatchString(t) {
+						return true
+					}
+				}
+			}
+		}
+		for _, name := range months[m-1] {
+			for _, form := range []string{day + ". " + name + " ", day + " " + name + " ", day + "-" + name + "-", day + ". " + name + ". ", name + " " + day + ", ", name + ". " + day + ", "} {
+				if strings.Contains(t, " "+form+fmt.Sprint(y)) || strings.Contains(t, "("+form+fmt.Sprint(y)) {
+					return true
+				}
+			}
+		}
+	}
+	iso := fmt.Sprintf("%04d-%02d-%02d", y, m, d)
+	return strings.Contains(t, iso) || strings.Contains(t, strings.ReplaceAll(iso, "-", ""))
+}
+
+// numericDateRE matches the date s as a whole figure (not inside a longer one).
+func numericDateRE(s string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\d])` + regexp.QuoteMeta(s) + `(?:$|[^\d])`)
 }
 
 // Same compares a field: names by their letters and digits (accents folded, case ignored),

@@ -1,0 +1,46 @@
+package extracteval
+
+import "testing"
+
+// TestPrinted: the page text of a PDFlib sample ("Kraxi") and a French one, with the
+// values their XML carries and values it does not print.
+func TestPrinted(t *testing.T) {
+	page := `Kraxi GmbH • Flugzeugallee 17 • 12345 Papierfeld
+Rechnungsnummer: 2019-03    Liefer- und Rechnungsdatum: 8. Mai 2019
+1 Superdrachen 2 20,00 40,00
+Rechnungssumme netto 845,00
+zuzüglich 19% MwSt. 160,55
+Rechnungssumme brutto 1.005,55
+Facture N° FX-2026-0042 Émise le 3 août 2026 Total HT 1 440,00 € Total 12 000 €
+USt-IdNr DE 123 456 789 — issued May 8, 2019`
+	for _, c := range []struct {
+		field, want string
+		printed     bool
+	}{
+		{"number", "2019-03", true},
+		{"number", "2019-04", false},
+		{"seller", "Kraxi GmbH", true},
+		{"seller", "KRAXI G.m.b.H., Berlin", true}, // its first half, letters and digits only
+		{"buyer", "Kunden AG Mitte", false},
+		{"issueDate", "2019-05-08", true},
+		{"issueDate", "2026-08-03", true},
+		{"issueDate", "2019-05-09", false},
+		{"issueDate", "2024-11-15", false},
+		{"net", "845.00", true},
+		{"gross", "1005.55", true},
+		{"net", "1440.00", true},
+		{"net", "12000.00", true},
+		{"net", "2040.00", false}, // "2 20,00 40,00": cells of a row, not one figure
+		{"vat", "37.62", false},
+		{"vatBreakdown", "19.00%:845.00/160.55", true},
+		{"vatBreakdown", "19.00%:845.00/160.55 7.00%:100.00/7.00", false},
+		{"sellerVatId", "DE123456789", true},
+		{"iban", "DE28700100809999999999", false},
+		{"currency", "EUR", true},
+		{"lineCount", "7", true},
+	} {
+		if got := Printed(c.field, c.want, page); got != c.printed {
+			t.Errorf("Printed(%s, %s) = %v, want %v", c.field, c.want, got, c.printed)
+		}
+	}
+}
