@@ -143,15 +143,19 @@ func Value(inv *einvoice.Invoice, f string) string {
 // IBAN, a page printing another number than its XML) measures nothing a reader could do,
 // so such a field is not counted; invoicecheck prints how many were left out and how many of
 // those the extraction answered all the same. Names are compared by their letters and
-// digits (at least the first half of the name), numbers and identifiers without spaces,
+// digits (the first half of a long name, a short one whole), numbers and identifiers without spaces,
 // amounts by their digits in any grouping ("1.000,00", "1,000.00", "1 000,00 €"), dates in
 // the numeric and written forms of German, English and French pages. The currency and the
 // line count always count. text is the document's text (pdftotext).
 func Printed(f, want, text string) bool {
 	switch f {
 	case "seller", "buyer":
+		// A short name only whole: half of "Client" is in every French page.
 		w, t := key(want), key(text)
-		return w != "" && strings.Contains(t, w[:(len(w)+1)/2])
+		if len(w) >= 16 {
+			w = w[:(len(w)+1)/2]
+		}
+		return w != "" && strings.Contains(t, w)
 	case "number", "iban", "sellerVatId":
 		squash := strings.NewReplacer(" ", "", "\n", "", "\t", "", "\f", "")
 		return strings.Contains(strings.ToUpper(squash.Replace(text)), strings.ToUpper(squash.Replace(want)))
@@ -180,32 +184,43 @@ var amountREs = []*regexp.Regexp{
 	regexp.MustCompile(`\d{1,3}(?:[ \x{00A0}\x{202F}]\d{3})+(?:[.,]\d{1,2})?`),
 }
 
-// printedAmounts is the set of the digits of every figure in text ("1.000,00" → "100000").
+// printedAmounts is the set of the figures in text, each as its whole part's digits and,
+// where it ends in a decimal mark and two digits, those: "1.000,00" → "1000.00", "1 000" →
+// "1000".
 func printedAmounts(text string) map[string]bool {
 	m := map[string]bool{}
+	digits := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if r >= '0' && r <= '9' {
+				b.WriteRune(r)
+			}
+		}
+		return strings.TrimLeft(b.String(), "0")
+	}
 	for _, re := range amountREs {
 		for _, a := range re.FindAllString(text, -1) {
-			var b strings.Builder
-			for _, r := range a {
-				if r >= '0' && r <= '9' {
-					b.WriteRune(r)
-				}
+			if n := len(a); n > 3 && (a[n-3] == '.' || a[n-3] == ',') {
+				m[digits(a[:n-3])+"."+a[n-2:]] = true
+			} else {
+				m[digits(a)] = true
 			}
-			m[strings.TrimLeft(b.String(), "0")] = true
 		}
 	}
 	return m
 }
 
-// amountPrinted: an amount "1000.00" is printed as 1000,00 in some grouping, or as 1000
-// when it has no cents. A negative amount is printed with its sign anywhere.
+// amountPrinted: an amount "1000.00" is printed as 1000,00 in some grouping, or, from 1000
+// on, as a whole figure without cents ("12 000 €"); a smaller whole figure is as likely a
+// rate or a quantity. A negative amount is printed with its sign anywhere.
 func amountPrinted(want string, amounts map[string]bool) bool {
 	want = strings.TrimPrefix(want, "-")
 	whole, cents, _ := strings.Cut(want, ".")
-	if amounts[strings.TrimLeft(whole+cents, "0")] {
+	whole = strings.TrimLeft(whole, "0")
+	if amounts[whole+"."+cents] {
 		return true
 	}
-	return strings.Trim(cents, "0") == "" && amounts[strings.TrimLeft(whole, "0")]
+	return strings.Trim(cents, "0") == "" && len(whole) >= 4 && amounts[whole]
 }
 
 var months = [12][]string{

@@ -20,7 +20,9 @@ USt-IdNr DE 123 456 789 — issued May 8, 2019`
 		{"number", "2019-03", true},
 		{"number", "2019-04", false},
 		{"seller", "Kraxi GmbH", true},
-		{"seller", "KRAXI G.m.b.H., Berlin", true}, // its first half, letters and digits only
+		{"seller", "KRAXI G.m.b.H. Flugzeugbau Berlin", true}, // a long name: its first half, letters and digits only
+		{"buyer", "Kraxi", true},
+		{"buyer", "Kraxi Berlin", false}, // a short name: whole
 		{"buyer", "Kunden AG Mitte", false},
 		{"issueDate", "2019-05-08", true},
 		{"issueDate", "2026-08-03", true},
@@ -32,6 +34,8 @@ USt-IdNr DE 123 456 789 — issued May 8, 2019`
 		{"net", "12000.00", true},
 		{"net", "2040.00", false}, // "2 20,00 40,00": cells of a row, not one figure
 		{"vat", "37.62", false},
+		{"vat", "19.00", false}, // "19%" is a rate
+		{"net", "1.00", false},  // "1 Superdrachen" is a position
 		{"vatBreakdown", "19.00%:845.00/160.55", true},
 		{"vatBreakdown", "19.00%:845.00/160.55 7.00%:100.00/7.00", false},
 		{"sellerVatId", "DE123456789", true},
