@@ -124,9 +124,12 @@ var (
 	emailRE     = lazyre.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 	netRE       = lazyre.New(`(?i)nettobetrag|summe netto|netto\s?summe|gesamt netto|zwischensumme|total net|net total|subtotal|rechnungsbetrag netto`)
 	vatTotalRE  = lazyre.New(`(?i)(?:mwst|ust|umsatzsteuer|mehrwertsteuer|vat)\b`)
-	lineTotalRE = lazyre.New(`^\s*(?:positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sub-?total\s*\(lines?|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes)\b`)
+	lineTotalRE = lazyre.New(`^\s*(?:` + lineTotalLabels + `)\b`)
 	termsRE     = lazyre.New(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
+
+// lineTotalLabels are the labels of the sum of the line amounts (BT-106), lower case.
+const lineTotalLabels = `positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sub-?total\s*\(lines?|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes`
 
 // ParseInvoice reads an invoice's text into InvoiceData with the same rules as receipts,
 // plus the terms of an invoice: number, dates, Leitweg-ID, the two parties, bank account.
@@ -325,11 +328,6 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			party.Name = "" // a web or mail address names no party: missing, not wrong
 		}
 	}
-	singleRate(inv, text)
-	// Lines only when they are the net lines the net total sums up: a figure of another
-	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
-	// (quantity × price = amount on every row) comes first, read from the text lines, then
-	// by its columns in the layout; the receipt's item lines after.
 	// With allowances or charges on the document the lines sum to the printed line total
 	// (BT-106, "Positionssumme"), not to the net.
 	for i, l := range p.lines {
@@ -338,6 +336,17 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			break
 		}
 	}
+	if t := &inv.Totals; !t.NetTotal.Valid() && t.LineTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() &&
+		t.LineTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(decimal.New(1, -2)) {
+		// No net printed, but the line total and the VAT make the gross: no allowance or
+		// charge lies between, so the line total is the net ("Line Total", "Tax", "Grand Total").
+		t.NetTotal = t.LineTotal
+	}
+	singleRate(inv, text)
+	// Lines only when they are the net lines the net total sums up: a figure of another
+	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
+	// (quantity × price = amount on every row) comes first, read from the text lines, then
+	// by its columns in the layout; the receipt's item lines after.
 	var columns, rows []Item
 	var adjust []decimal.Decimal
 	if lay != nil {
@@ -379,15 +388,29 @@ const maxRatesTried = 200
 // as labelled lines, not a table) its one row, when its net, VAT and gross agree and
 // exactly one rate printed on its pages turns the net into the VAT to the cent. Mixed rates
 // give a VAT that no single printed rate gives (but by chance, which the cent bounds).
+//
+// A breakdown read that fits neither the net nor the VAT of totals that agree (net + VAT =
+// gross) was read from other rows (a line "5 hour 150.00 EUR 20% 750.00 EUR" has the
+// shape of a VAT row) and is replaced the same way.
 func singleRate(inv *einvoice.Invoice, text string) {
 	t := inv.Totals
-	if len(inv.VATBreakdown) > 0 || !t.NetTotal.Valid() || !t.VATTotal.Valid() || !t.GrossTotal.Valid() {
+	if !t.NetTotal.Valid() || !t.VATTotal.Valid() || !t.GrossTotal.Valid() {
 		return
 	}
 	net, vat, gross := t.NetTotal.Value(), t.VATTotal.Value(), t.GrossTotal.Value()
 	cent := decimal.New(1, -2)
 	if net.Sign() <= 0 || vat.Sign() <= 0 || net.Add(vat).Sub(gross).Abs().GreaterThan(cent) {
 		return
+	}
+	if len(inv.VATBreakdown) > 0 {
+		base, tax := decimal.Zero, decimal.Zero
+		for _, b := range inv.VATBreakdown {
+			base, tax = base.Add(b.TaxableAmount.Value()), tax.Add(b.TaxAmount.Value())
+		}
+		slack := cent.Mul(decimal.NewFromInt(int64(len(inv.VATBreakdown))))
+		if base.Sub(net).Abs().LessThanOrEqual(slack) || tax.Sub(vat).Abs().LessThanOrEqual(slack) {
+			return
+		}
 	}
 	var fit []decimal.Decimal
 	for _, m := range ratePrintedRE.FindAllStringSubmatch(text, maxRatesTried) {
@@ -402,6 +425,7 @@ func singleRate(inv *einvoice.Invoice, text string) {
 			fit = append(fit, r)
 		}
 	}
+	inv.VATBreakdown = nil
 	if len(fit) == 1 {
 		inv.VATBreakdown = []einvoice.VATBreakdown{{TaxableAmount: t.NetTotal, TaxAmount: t.VATTotal, Rate: einvoice.NewDecimal(fit[0]), Category: "S"}}
 	}

@@ -3,6 +3,7 @@ package receipt
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -470,12 +471,20 @@ func TestSharedTotalLabel(t *testing.T) {
 // TestSingleRate: a breakdown row from the totals and the one printed rate that fits; none
 // when two printed rates could, or none does.
 func TestSingleRate(t *testing.T) {
-	for name, c := range map[string]struct{ text, net, vat, want string }{
-		"viewer's labelled lines": {"Umsatzsteuersatz   19,00%\nRabatt 3 %", "99.00", "18.81", "19:99.00/18.81"},
-		"mixed rates":             {"7 % und 19 %", "165.00", "25.95", ""},
-		"no rate printed":         {"TVA 507,00", "2535.00", "507.00", ""},
+	for name, c := range map[string]struct {
+		text, net, vat, want string
+		read                 []einvoice.VATBreakdown // the breakdown read before
+	}{
+		"viewer's labelled lines": {"Umsatzsteuersatz   19,00%\nRabatt 3 %", "99.00", "18.81", "19:99.00/18.81", nil},
+		"mixed rates":             {"7 % und 19 %", "165.00", "25.95", "", nil},
+		"no rate printed":         {"TVA 507,00", "2535.00", "507.00", "", nil},
+		// A line row "5 hour 150.00 EUR 20% 750.00 EUR" read as a VAT row.
+		"a line read as a VAT row": {"20%", "3050.00", "610.00", "20:3050.00/610.00",
+			[]einvoice.VATBreakdown{{Rate: einvoice.MustDecimal("20"), TaxableAmount: einvoice.MustDecimal("750.00"), TaxAmount: einvoice.MustDecimal("150.00")}}},
+		"a breakdown that fits stays": {"19 %", "100.00", "19.00", "19:100.00/19.00",
+			[]einvoice.VATBreakdown{{Rate: einvoice.MustDecimal("19"), TaxableAmount: einvoice.MustDecimal("100.00"), TaxAmount: einvoice.MustDecimal("19.00")}}},
 	} {
-		inv := &einvoice.Invoice{}
+		inv := &einvoice.Invoice{VATBreakdown: c.read}
 		n, v := decimal.RequireFromString(c.net), decimal.RequireFromString(c.vat)
 		inv.Totals.NetTotal, inv.Totals.VATTotal, inv.Totals.GrossTotal = money(n), money(v), money(n.Add(v))
 		singleRate(inv, c.text)
@@ -532,5 +541,55 @@ func TestTitleStackAndUpperSender(t *testing.T) {
 	}
 	if inv.Buyer.VATID != "FR38500003710" || inv.Seller.VATID != "FR40123456824" {
 		t.Errorf("VAT ids: seller %q, buyer %q", inv.Seller.VATID, inv.Buyer.VATID)
+	}
+}
+
+// TestWindowAddressAndLabels: layouts of the third fetched set. A page whose only address is
+// the recipient's in the window (the sender a logo) gives the buyer and no seller; a date
+// label naming the delivery too is the invoice's; a French "Émise le" dates the invoice and
+// a street with its number first ends a one-line address.
+func TestWindowAddressAndLabels(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 330, Y: 150, Text: "Rechnungs-Nr."}, testpdf.At{X: 420, Y: 150, Text: "RG0524048849"},
+		testpdf.At{X: 62, Y: 184, Text: "mindworks GmbH"}, testpdf.At{X: 330, Y: 184, Text: "Liefer- und Rechnungsdatum:"}, testpdf.At{X: 470, Y: 184, Text: "8. Mai 2019"},
+		testpdf.At{X: 62, Y: 196, Text: "Jarrestraße 42 a"},
+		testpdf.At{X: 62, Y: 208, Text: "22303 Hamburg"},
+		testpdf.At{X: 62, Y: 330, Text: "Datum     Behälter / Inhalt     Menge     Preis"},
+	)})
+	text := "Rechnungs-Nr.       RG0524048849\nmindworks GmbH                  Liefer- und Rechnungsdatum: 8. Mai 2019\nJarrestraße 42 a\n22303 Hamburg\nDatum     Behälter / Inhalt     Menge     Preis\n"
+	inv := ParseInvoice(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	refineByLayout(inv, text, l)
+	if inv.Buyer.Name != "mindworks GmbH" || inv.Seller.Name != "" || inv.IssueDate != "2019-05-08" {
+		t.Errorf("buyer %q, seller %q, date %q", inv.Buyer.Name, inv.Seller.Name, inv.IssueDate)
+	}
+
+	l = newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 42, Y: 60, Text: "Blanc-Conseil"}, testpdf.At{X: 480, Y: 60, Text: "FACTURE"},
+		testpdf.At{X: 42, Y: 72, Text: "12 rue des Lices, 49100 Angers"}, testpdf.At{X: 460, Y: 84, Text: "Émise le 3 août 2026"},
+		testpdf.At{X: 42, Y: 150, Text: "Facturé à"},
+		testpdf.At{X: 42, Y: 162, Text: "Atelier Bréal"},
+		testpdf.At{X: 42, Y: 174, Text: "8 quai de la Fosse, 44000 Nantes"},
+	)})
+	text = "Blanc-Conseil      FACTURE\n12 rue des Lices, 49100 Angers\n     Émise le 3 août 2026\nFacturé à\nAtelier Bréal\n8 quai de la Fosse, 44000 Nantes\n"
+	inv = ParseInvoice(text, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	refineByLayout(inv, text, l)
+	if inv.Seller.Name != "Blanc-Conseil" || inv.Buyer.Name != "Atelier Bréal" || inv.IssueDate != "2026-08-03" || inv.Buyer.Address.PostCode != "44000" {
+		t.Errorf("seller %q, buyer %q (%+v), date %q", inv.Seller.Name, inv.Buyer.Name, inv.Buyer.Address, inv.IssueDate)
+	}
+}
+
+// TestLineTotalAsNet: "Line Total", "Tax", "Grand Total" and no net: the line total with
+// the VAT makes the gross, so it is the net.
+func TestLineTotalAsNet(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 90, Y: 400, Text: "Line Total"}, testpdf.At{X: 200, Y: 400, Text: "198.00"},
+		testpdf.At{X: 90, Y: 412, Text: "Extra"}, testpdf.At{X: 210, Y: 412, Text: "0.00"},
+		testpdf.At{X: 90, Y: 424, Text: "Tax"}, testpdf.At{X: 205, Y: 424, Text: "37.62"},
+		testpdf.At{X: 90, Y: 436, Text: "Grand Total"}, testpdf.At{X: 200, Y: 436, Text: "235.62"},
+	)})
+	text := "Line Total                198.00\nExtra                       0.00\nTax                        37.62\nGrand Total               235.62\n"
+	inv := parseInvoice(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), l)
+	if inv.Totals.NetTotal.String() != "198.00" || inv.Totals.VATTotal.String() != "37.62" || inv.Totals.GrossTotal.String() != "235.62" {
+		t.Errorf("totals %+v", inv.Totals)
 	}
 }

@@ -25,15 +25,17 @@ var (
 	numberValueRE = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9/._-]{0,34})$`)
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
 	// a print date, "Rechnungsdatum" is the invoice's.
-	issueLabelRE    = lazyre.New(`(?i)^(?:rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission)`)
+	// A date label naming the delivery too ("Liefer- und Rechnungsdatum") is the invoice's.
+	issueLabelRE    = lazyre.New(`(?i)^(?:(?:liefer|leistungs)-?\s*(?:und|/|&)\s*rechnungsdatum|rechnungs-?\s*(?:und|/|&)\s*(?:liefer|leistungs)datum|rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|ausgestellt\s+am|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+issued|issued\s+on|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission|[ée]mise?\s+le)`)
 	cityDateRE      = lazyre.New(`^\pL[\pL .-]+,\s+(?:den|le)$`)
 	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
 	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
 	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `)`)
-	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
+	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
 	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
+	lineTotalGeoRE  = lazyre.New(`(?i)^(?:` + lineTotalLabels + `)\b`)
 )
 
 var monthNames = map[string]int{
@@ -346,6 +348,11 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		return
 	}
 	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: dues}
+	if len(found.net) == 0 {
+		// No net labelled: the line total stands for it where it makes the gross with the
+		// VAT (no allowance or charge between; the agreement below decides).
+		found.net = read(lineTotalGeoRE)
+	}
 	agree := func(net, vat, gross *decimal.Decimal) bool {
 		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
 	}

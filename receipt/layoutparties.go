@@ -17,7 +17,7 @@ import (
 var (
 	// A post code line: "80333 München", "D-80333 München", "DE 80333 München", "75018 PARIS, FR",
 	// "1010 Wien".
-	postLineRE = lazyre.New(`^(?:[A-Z]{1,2}-|[A-Z]{2}\s+)?(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
+	postLineRE = lazyre.New(`^(?:[A-Z]{1,2}-|[A-Z]{2}\s+)?(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}|` + countryNames + `))?$`)
 	// A British post code line: "GB SW1B 3BN London", "M1 1AA Manchester", or the city
 	// first, "London EC1A 1BB".
 	ukPostRE     = lazyre.New(`^(?:GB\s+)?(` + ukPostCode + `)\s+(\pL[\pL .'-]*)$`)
@@ -26,8 +26,9 @@ var (
 	// ("1012 AB Amsterdam").
 	iePostRE = lazyre.New(`^(?:IE\s+)?([AC-FHKNPRTV-Y][\dO][\dOW]\s?[0-9AC-FHKNPRTV-Y]{4})\s+(\pL[\pL .'-]*)$`)
 	nlPostRE = lazyre.New(`^(?:NL\s+|NL-)?(\d{4}\s?[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
-	// A street with its post code and city: "Lilienthalallee 26, 80786 München".
-	streetPostRE = lazyre.New(`^(\pL[^,]*\d[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
+	// A street with its post code and city: "Lilienthalallee 26, 80786 München", "12 rue des
+	// Lices, 49100 Angers".
+	streetPostRE = lazyre.New(`^((?:\pL[^,]*\d|\d{1,4}[a-zA-Z]?\s+\pL)[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
 	// A whole address on one line, its parts parted by bullets, dashes or commas: the
 	// sender's line over the recipient's window ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen")
 	// or a letterhead ("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France").
@@ -46,6 +47,17 @@ const ukPostCode = `[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`
 
 // foreignPost reads a post code line of the countries whose codes are not four or five
 // digits: the code, the city and the country.
+// countryNames are the countries a post code line may end with after a comma, in the
+// languages of our invoices; countryCodes their ISO 3166 codes.
+const countryNames = `(?i:france|deutschland|germany|allemagne|österreich|austria|autriche|schweiz|switzerland|suisse|belgique|belgium|belgië|nederland|netherlands|pays-bas|luxembourg|italia|italy|italie|españa|spain|espagne)`
+
+var countryCodes = map[string]string{
+	"france": "FR", "deutschland": "DE", "germany": "DE", "allemagne": "DE", "österreich": "AT", "austria": "AT", "autriche": "AT",
+	"schweiz": "CH", "switzerland": "CH", "suisse": "CH", "belgique": "BE", "belgium": "BE", "belgië": "BE",
+	"nederland": "NL", "netherlands": "NL", "pays-bas": "NL", "luxembourg": "LU", "italia": "IT", "italy": "IT", "italie": "IT",
+	"españa": "ES", "spain": "ES", "espagne": "ES",
+}
+
 func foreignPost(s string) (code, city, country string, ok bool) {
 	if m := ukPostRE.FindStringSubmatch(s); m != nil {
 		return m[1], m[2], "GB", true
@@ -184,6 +196,11 @@ func layoutParties(l *layout, text string) geoParties {
 				g.buyer = b
 			}
 		}
+		if g.seller == nil && g.buyer == nil && g.sellerName == "" && len(rest) == 1 && inWindow(rest[0], l.width[pi], l.height[pi]) {
+			// The one address of the page, where an envelope's window shows it: the
+			// recipient's, the sender being a logo or a letterhead without a post code.
+			g.buyer = rest[0]
+		}
 		if g.seller == nil && g.buyer == nil && g.sellerName == "" && len(rest) >= 2 {
 			a, b := rest[0], rest[1]
 			if b.box.X0 < a.box.X0 {
@@ -207,6 +224,13 @@ func layoutParties(l *layout, text string) geoParties {
 		break
 	}
 	return g
+}
+
+// inWindow: b stands where a window envelope shows the recipient's address: on the left,
+// starting between a sixth and a third of the page down (DIN 5008 forms A and B, and the
+// French and British windows of the same size); a letterhead stands higher.
+func inWindow(b *addrBlock, width, height float64) bool {
+	return width > 0 && height > 0 && b.box.X0 < 0.2*width && b.box.Y0 > 0.17*height && b.box.Y0 < 0.36*height
 }
 
 func sameName(a, b string) bool {
@@ -234,6 +258,9 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 			continue
 		}
 		if m = postLineRE.FindStringSubmatch(segs[i].text); m != nil {
+			if code, ok := countryCodes[strings.ToLower(m[3])]; ok {
+				m[3] = code // "75010 Paris, France"
+			}
 			post = k
 			break
 		}
@@ -486,9 +513,19 @@ func (g geoParties) apply(inv *einvoice.Invoice) {
 	}
 	set(&inv.Seller, g.seller, g.sellerStrong)
 	set(&inv.Buyer, g.buyer, g.buyerStrong)
+	if g.seller == nil && g.buyer != nil && g.sellerName == "" && sameName(firstCell(inv.Seller.Name), g.buyer.name) {
+		// The text lines took the recipient's address, the only one printed, for the
+		// sender's: the seller is missing, not the buyer.
+		inv.Seller.Name, inv.Seller.Address = "", einvoice.Address{}
+	}
 	// The sender's one-line address names the seller where the text lines' seller is no
 	// name or one of the buyer's lines (its contact person).
 	if g.seller == nil && g.sellerName != "" && (badPartyName(inv.Seller.Name) || !sameName(inv.Seller.Name, g.sellerName) && g.buyer != nil && slices.ContainsFunc(g.buyer.lines, func(l string) bool { return sameName(l, inv.Seller.Name) })) {
 		inv.Seller.Name = g.sellerName
 	}
+}
+
+// firstCell is a text line's first cell (cells are parted by wide gaps).
+func firstCell(s string) string {
+	return cellSepRE.Split(strings.TrimSpace(s), 2)[0]
 }

@@ -178,7 +178,7 @@ func hasWord(l, w string) bool {
 }
 
 var currencyWords = map[string][]string{
-	"EUR": {"eur", "€"}, "CHF": {"chf", "sfr"}, "GBP": {"gbp", "£"}, "USD": {"usd", "us$"},
+	"EUR": {"eur", "€"}, "CHF": {"chf", "sfr"}, "GBP": {"gbp", "£"}, "USD": {"usd", "us$", "$"}, // "$" alone: not after a letter ("C$", "A$")
 	"PLN": {"pln", "zł"}, "CZK": {"czk", "kč"}, "DKK": {"dkk"}, "SEK": {"sek"}, "NOK": {"nok"}, "HUF": {"huf", "ft"},
 }
 
@@ -1102,8 +1102,9 @@ var (
 // ID", "Ihre USt-IdNr.", "USt-IdNr. des Leistungsempfängers", "N° TVA client").
 var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|umsatzsteuer|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
 
-// notVATLabelRE: labels of registration numbers and accounts that are no VAT id.
-var notVATLabelRE = lazyre.New(`(?i)\b(?:siret|siren|rcs|hrb|hra|registered|reg\.?\s*no|company\s+no|iban|konto|account)\b[^\pL]*$`)
+// notVATLabelRE: labels of registration numbers and accounts that are no VAT id; one with
+// its own number after it ("München HRB 999999" in the footer column beside) is another field.
+var notVATLabelRE = lazyre.New(`(?i)\b(?:siret|siren|rcs|hrb|hra|registered|reg\.?\s*no|company\s+no|iban|konto|account)\b[^\pL\d]*$`)
 
 // vatIDsByParty: the first VAT id of the issuer and the first of the buyer, told apart by
 // the label in the cell before each ("Customer VAT ID:   IE9876543W" over the seller's

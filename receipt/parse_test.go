@@ -257,6 +257,9 @@ func TestVATIDsByParty(t *testing.T) {
 		"German label":     {[]string{"USt-IdNr. Kunde:   DE987654321", "USt-IdNr.: DE123456789"}, "DE123456789", "DE987654321"},
 		"Ihre":             {[]string{"Ihre USt-IdNr.: DE987654321     Unsere USt-IdNr.: DE123456789"}, "DE123456789", "DE987654321"},
 		"SIRET":            {[]string{"Siret : FR20522513233", "TVA intracommunautaire : FR32123456789"}, "FR32123456789", ""},
+		// A footer in columns, the label over the id: the cell beside is another field.
+		"footer columns": {[]string{"Kraxi GmbH      Sitz der Gesellschaft      USt-IdNr                  Postbank München",
+			"GF Paul Kraxi        München HRB 999999         DE123456789               IBAN DE28700100809999999999"}, "DE123456789", ""},
 	} {
 		issuer, buyer := vatIDsByParty(c.lines)
 		if issuer != c.issuer || buyer != c.buyer {

@@ -14,7 +14,7 @@ var (
 	// OCR drops umlauts' dots ("Verkaufer", "Kaufer/Leistungsempfanger"), and some
 	// generators write them out ("Verkaeufer"): the headings are read either way.
 	sellerHeadRE = lazyre.New(`(?i)^` + headPrefix + `(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
-	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer(?:\s*/\s*beneficiary)?|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
 	fieldRE = lazyre.New(`^([\pL][\pL .'’\-/]{0,30}?(?:\s\d)?)\s*:\s*(.*)$`) // "Adresszeile 1:", "Nom de l'acheteur:" too
 	// A post code line as the viewers print it under the street: "DE 80333 München".
