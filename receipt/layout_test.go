@@ -448,6 +448,16 @@ func TestForeignPostCodes(t *testing.T) {
 		testpdf.At{X: 70, Y: 195, Text: "10 Tech Park Avenue"}, testpdf.At{X: 70, Y: 210, Text: "DO2 XA00 Dublin"},
 		testpdf.At{X: 340, Y: 165, Text: "Invoice Number:"}, testpdf.At{X: 450, Y: 165, Text: "INV-1"},
 	)})
+	// A post code line ending in the country's name, in two blocks under their headings.
+	fr := layoutParties(newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 40, Y: 100, Text: "Vendeur"}, testpdf.At{X: 360, Y: 100, Text: "Client"},
+		testpdf.At{X: 40, Y: 112, Text: "ACME SERVICES SARL"}, testpdf.At{X: 360, Y: 112, Text: "CLIENT SAS"},
+		testpdf.At{X: 40, Y: 124, Text: "12 Rue des Lilas"}, testpdf.At{X: 360, Y: 124, Text: "8 Avenue de la République"},
+		testpdf.At{X: 40, Y: 136, Text: "75010 Paris, France"}, testpdf.At{X: 360, Y: 136, Text: "69002 Lyon, France"},
+	)}), "")
+	if fr.seller == nil || fr.buyer == nil || fr.seller.name != "ACME SERVICES SARL" || fr.buyer.name != "CLIENT SAS" || fr.buyer.address.Country != "FR" || fr.buyer.address.City != "Lyon" {
+		t.Errorf("French blocks: seller %+v, buyer %+v", fr.seller, fr.buyer)
+	}
 	g := layoutParties(l, "")
 	inv := &einvoice.Invoice{}
 	inv.Seller.Name = "Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester"
