@@ -354,7 +354,10 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	// The table's rows whose figures do not all fit come last: only their sum vouches for
 	// them (bestLines).
-	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, viewerLines(p.lines), r.Items}
+	// A receipt's item lines have no quantity column to vouch for a line of zero: those are
+	// the zero sums printed under a table ("Extra 0.00", "Rabatt 0.00"), not lines.
+	paid := slices.DeleteFunc(slices.Clone(r.Items), func(it Item) bool { return it.Total.Value().IsZero() })
+	readings := [][]Item{tableLines(p.lines, decimalComma(p.lines)), columns, rows, viewerLines(p.lines), paid}
 	best := bestLines(inv, readings)
 	if best == nil && !inv.Totals.LineTotal.Valid() && inv.Totals.NetTotal.Valid() && len(adjust) > 0 {
 		// No line total printed, and allowances or charges under the table: the lines add

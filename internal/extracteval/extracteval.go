@@ -67,11 +67,11 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 	}
 	plain, err := os.ReadFile(out)
 	if err != nil {
-		return nil, err
+		out = in // qpdf wrote nothing (an attachment keyed by a name, not a string)
 	}
-	if doc, _, err := zugferd.Extract(ctx, plain); err == nil && doc != nil {
-		// Attached some other way too (a page's file attachment annotation): Ghostscript
-		// writes the pages again without any embedded file.
+	if doc, _, xerr := zugferd.Extract(ctx, plain); err != nil || xerr == nil && doc != nil {
+		// Attached some other way too (a page's file attachment annotation), or not
+		// removable by qpdf: Ghostscript writes the pages again without any embedded file.
 		again := filepath.Join(dir, "again.pdf")
 		if b, err := exec.CommandContext(ctx, "gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pdfwrite", "-o", again, out).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("gs: %v %s", err, b)
