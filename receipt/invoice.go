@@ -343,6 +343,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		t.NetTotal = t.LineTotal
 	}
 	singleRate(inv, text)
+	noVAT(inv, text)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
 	// (quantity × price = amount on every row) comes first, read from the text lines, then
@@ -432,6 +433,56 @@ func singleRate(inv *einvoice.Invoice, text string) {
 	if len(fit) == 1 {
 		inv.VATBreakdown = []einvoice.VATBreakdown{{TaxableAmount: t.NetTotal, TaxAmount: t.VATTotal, Rate: einvoice.NewDecimal(fit[0]), Category: "S"}}
 	}
+}
+
+// Clauses of an invoice without VAT, by the category of EN 16931 they give: exempt (a small
+// business, § 19 UStG; a French micro-entrepreneur, art. 293 B CGI; an exempt supply),
+// reverse charge, an intra-community supply.
+var (
+	exemptRE        = lazyre.New(`(?i)§\s?19\s*(?:abs\.?\s*\d\s*)?ustg|kleinunternehmer|umsatzsteuerbefreit|steuerbefreit|von\s+der\s+umsatzsteuer\s+befreit|tva\s+non\s+applicable|293\s?b\s+du\s+cgi|vat\s+exempt|exempt\s+from\s+vat`)
+	reverseChargeRE = lazyre.New(`(?i)reverse\s+charge|steuerschuldnerschaft\s+des\s+leistungsempf|autoliquidation|§\s?13\s?b\s+ustg`)
+	intraEURE       = lazyre.New(`(?i)innergemeinschaftliche\s+lieferung|intra-?community\s+supply|livraison\s+intracommunautaire|exon[ée]ration\s+de\s+tva,?\s+article\s+262\s+ter`)
+)
+
+// noVAT gives an invoice that states why it charges no VAT (a small business's § 19 UStG,
+// reverse charge, an intra-community supply) and whose net and gross are one figure, or
+// that prints only the gross, its VAT of zero and its one breakdown row with that clause's
+// category.
+func noVAT(inv *einvoice.Invoice, text string) {
+	t := &inv.Totals
+	if len(inv.VATBreakdown) > 0 || t.VATTotal.Valid() && !t.VATTotal.Value().IsZero() || !t.GrossTotal.Valid() || t.GrossTotal.Value().Sign() <= 0 {
+		return
+	}
+	if t.NetTotal.Valid() && !t.NetTotal.Value().Equal(t.GrossTotal.Value()) {
+		return
+	}
+	var category, code string
+	var at []int
+	for _, c := range []struct {
+		re             *lazyre.Regexp
+		category, code string
+	}{{reverseChargeRE, "AE", "VATEX-EU-AE"}, {intraEURE, "K", "VATEX-EU-IC"}, {exemptRE, "E", ""}} {
+		if at = c.re.FindStringIndex(text); at != nil {
+			category, code = c.category, c.code
+			break
+		}
+	}
+	if at == nil {
+		return
+	}
+	// The reason is the clause's line as printed (BT-120), which XRechnung requires for these
+	// categories.
+	start := strings.LastIndexByte(text[:at[0]], '\n') + 1
+	end := len(text)
+	if i := strings.IndexByte(text[at[1]:], '\n'); i >= 0 {
+		end = at[1] + i
+	}
+	reason := strings.Join(strings.Fields(text[start:end]), " ")
+	if len(reason) > 200 {
+		reason = strings.Join(strings.Fields(text[at[0]:at[1]]), " ")
+	}
+	t.NetTotal, t.VATTotal = t.GrossTotal, money(decimal.Zero)
+	inv.VATBreakdown = []einvoice.VATBreakdown{{TaxableAmount: t.GrossTotal, TaxAmount: t.VATTotal, Rate: money(decimal.Zero), Category: category, ExemptionReason: reason, ExemptionReasonCode: code}}
 }
 
 // bestLines is the first reading of the lines that adds up, unless a later table reading

@@ -603,3 +603,37 @@ func TestLineTotalAsNet(t *testing.T) {
 		t.Errorf("totals %+v", inv.Totals)
 	}
 }
+
+// TestNoVAT: an invoice that says why it charges no VAT gets a VAT of zero and one row of
+// that clause's category, with the clause as its reason; one that does not say so, or whose
+// net and gross differ, gets none.
+func TestNoVAT(t *testing.T) {
+	for name, c := range map[string]struct {
+		text, net, gross string
+		want             string // category:base/tax reason
+	}{
+		"§ 19 UStG":            {"Gesamtbetrag Brutto 14,90 €\n   Umsatzsteuerbefreit nach §19 UStG  \n", "14.90", "14.90", "E:14.90/0.00 Umsatzsteuerbefreit nach §19 UStG"},
+		"gross only":           {"Kein Ausweis von Umsatzsteuer, da Kleinunternehmer gemäß § 19 UStG", "", "990.00", "E:990.00/0.00 Kein Ausweis von Umsatzsteuer, da Kleinunternehmer gemäß § 19 UStG"},
+		"French 293 B":         {"TVA non applicable, art. 293 B du CGI", "500.00", "500.00", "E:500.00/0.00 TVA non applicable, art. 293 B du CGI"},
+		"reverse charge":       {"Reverse charge: the recipient is liable for the VAT", "1200.00", "1200.00", "AE:1200.00/0.00 Reverse charge: the recipient is liable for the VAT"},
+		"no clause":            {"Summe 100,00", "100.00", "100.00", ""},
+		"net and gross differ": {"Kleinunternehmer § 19 UStG", "100.00", "119.00", ""},
+	} {
+		inv := &einvoice.Invoice{}
+		if c.net != "" {
+			inv.Totals.NetTotal = einvoice.MustDecimal(c.net)
+		}
+		inv.Totals.GrossTotal = einvoice.MustDecimal(c.gross)
+		noVAT(inv, c.text)
+		got := ""
+		for _, b := range inv.VATBreakdown {
+			got = b.Category + ":" + b.TaxableAmount.String() + "/" + b.TaxAmount.String() + " " + b.ExemptionReason
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", name, got, c.want)
+		}
+		if c.want != "" && (inv.Totals.VATTotal.String() != "0.00" || inv.Totals.NetTotal.String() != inv.Totals.GrossTotal.String()) {
+			t.Errorf("%s: totals %+v", name, inv.Totals)
+		}
+	}
+}
