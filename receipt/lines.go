@@ -15,7 +15,10 @@ import (
 var (
 	lineHeadQtyRE   = lazyre.New(`(?i)\b(?:menge|anzahl|qty|quantity|quantité|qté|stück|anz\.?)\b`)
 	lineHeadPriceRE = lazyre.New(`(?i)(?:preis|price|prix|betrag|amount|montant|total|summe)`)
-	lineEndRE       = lazyre.New(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
+	// "Amount  Product  VAT  Price  Total": "Amount" first, before a price and a total, is
+	// the quantity's column (German "Menge" rendered as "Amount", as GnuAccounting does).
+	amountFirstHeadRE = lazyre.New(`(?i)^\s*amount\s+\pL.*\bprice\b.*\btotal\b`)
+	lineEndRE         = lazyre.New(`(?i)^\s*(?:umsatzsteuer|steueraufschlüsselung|mwst\.?-?aufstellung|summe|gesamt|zwischensumme|rechnungssumme|total|subtotal|sous-total|belegsummen|vat breakdown|tax summary)`)
 	// A number as a table prints it, with a decimal comma (1.234,56 / 9,9000 / 20) or point.
 	commaNumberRE = lazyre.New(`-?\d{1,3}(?:\.\d{3})+(?:,\d+)?|-?\d+(?:,\d+)?`)
 	pointNumberRE = lazyre.New(`-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?`)
@@ -34,7 +37,7 @@ func tableLines(lines []string, decimalComma bool) []Item {
 	in := false
 	for i, l := range lines {
 		if !in {
-			in = lineHeadQtyRE.MatchString(l) && lineHeadPriceRE.MatchString(l) && len(amounts(l)) == 0
+			in = (lineHeadQtyRE.MatchString(l) && lineHeadPriceRE.MatchString(l) || amountFirstHeadRE.MatchString(l)) && len(amounts(l)) == 0
 			continue
 		}
 		if lineEndRE.MatchString(l) {
@@ -112,6 +115,9 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 				if q.places > p.places || q.places == p.places && q.start > p.start {
 					continue // the quantity is the figure with fewer decimals, else the first
 				}
+				if desc == "" && q.start < p.start {
+					desc = description(l[q.end:p.start]) // the quantity first, the name after it
+				}
 				return Item{Description: desc, Quantity: einvoice.NewDecimal(q.v), UnitPrice: einvoice.NewDecimal(p.v), Total: money(a.v)}, true
 			}
 		}
@@ -134,17 +140,19 @@ func nameBelow(lines []string) string {
 }
 
 // description is a row's text before its figures: the position number, article codes with
-// their labels and unit words left out.
+// their labels, unit words and a rate column's "19%" left out.
 func description(s string) string {
 	var words []string
 	for _, w := range strings.Fields(s) {
-		if unitRE.MatchString(w) || strings.HasSuffix(w, ":") || !hasLetters(w, 1) && len(words) == 0 {
+		if unitRE.MatchString(w) || strings.HasSuffix(w, ":") || !hasLetters(w, 1) && len(words) == 0 || rateWordRE.MatchString(w) {
 			continue
 		}
 		words = append(words, w)
 	}
 	return strings.TrimSpace(strings.Join(words, " "))
 }
+
+var rateWordRE = lazyre.New(`^\d{1,2}(?:[.,]\d{1,2})?%$`)
 
 // parseNumber reads a table number with the document's decimal separator; places is the
 // number of decimals.

@@ -36,6 +36,11 @@ Summe 248,50`
 	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 1 || items[0].Total.String() != "2400.00" || items[0].Quantity.String() != "2" {
 		t.Errorf("English table: %+v", items)
 	}
+	// "Amount" first is the quantity's column (GnuAccounting's English layout).
+	_, p = parse("Amount            Product                        VAT      Price      Total\n1.00              Design (hours): Of a sample    7%       160.00 €   160.00 €\n800.00       Hot air (litres):                   19%      0.025 €    20.00 €\nNet total: 180.00 €", now)
+	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 2 || items[1].Total.String() != "20.00" || items[1].Quantity.String() != "800.00" || items[1].Description != "Hot air" {
+		t.Errorf("Amount first: %+v", items)
+	}
 }
 
 // TestInvoiceLinesSumToLineTotal: with an allowance on the document the lines add up to the

@@ -62,12 +62,12 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 		}
 	}
 	args = append(args, "--", out)
-	if b, err := exec.CommandContext(ctx, "qpdf", args...).CombinedOutput(); err != nil && !strings.Contains(string(b), "WARNING") {
-		return nil, fmt.Errorf("qpdf: %v %s", err, b)
-	}
+	// qpdf may write nothing: an attachment keyed by a name instead of a string, or one it
+	// lists and then cannot find (a key that is not ASCII); Ghostscript does it then.
+	exec.CommandContext(ctx, "qpdf", args...).Run()
 	plain, err := os.ReadFile(out)
 	if err != nil {
-		out = in // qpdf wrote nothing (an attachment keyed by a name, not a string)
+		out = in
 	}
 	if doc, _, xerr := zugferd.Extract(ctx, plain); err != nil || xerr == nil && doc != nil {
 		// Attached some other way too (a page's file attachment annotation), or not
