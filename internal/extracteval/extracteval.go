@@ -244,7 +244,7 @@ func datePrinted(want, text string) bool {
 		for _, mon := range []string{fmt.Sprintf("%02d", m), fmt.Sprint(m)} {
 			for _, sep := range []string{".", "/", "-"} {
 				for _, year := range []string{fmt.Sprint(y), y2} {
-					if numericDateRE(day+sep+mon+sep+year).MatchString(t) {
+					if numericDateRE(day + sep + mon + sep + year).MatchString(t) {
 						return true
 					}
 				}
