@@ -45,8 +45,6 @@ var (
 
 const ukPostCode = `[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`
 
-// foreignPost reads a post code line of the countries whose codes are not four or five
-// digits: the code, the city and the country.
 // countryNames are the countries a post code line may end with after a comma, in the
 // languages of our invoices; countryCodes their ISO 3166 codes.
 const countryNames = `(?i:france|deutschland|germany|allemagne|österreich|austria|autriche|schweiz|switzerland|suisse|belgique|belgium|belgië|nederland|netherlands|pays-bas|luxembourg|italia|italy|italie|españa|spain|espagne)`
@@ -58,6 +56,8 @@ var countryCodes = map[string]string{
 	"españa": "ES", "spain": "ES", "espagne": "ES",
 }
 
+// foreignPost reads a post code line of the countries whose codes are not four or five
+// digits: the code, the city and the country.
 func foreignPost(s string) (code, city, country string, ok bool) {
 	if m := ukPostRE.FindStringSubmatch(s); m != nil {
 		return m[1], m[2], "GB", true
