@@ -113,7 +113,7 @@ var (
 	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
 	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°ºo])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
-	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
+	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\.?\s+\pL{3,9}\.?\s+\d{4})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
 	// An IBAN as OCR may misread it: the check digits and the account's digits may be
@@ -127,6 +127,9 @@ var (
 	lineTotalRE = lazyre.New(`^\s*(?:` + lineTotalLabels + `)\b`)
 	termsRE     = lazyre.New(`(?i)(zahlbar|zahlungsziel|payment terms|innerhalb von \d+ tagen|ohne abzug)[^\n]{0,120}`)
 )
+
+// otherColumnLabelRE is the label of an invoice's own field after a name on one line.
+var otherColumnLabelRE = lazyre.New(`(?i)\s(?:rechnungs?-?\s?(?:nr\.?|nummer)|kunden-?\s?(?:nr\.?|nummer)|rechnungsdatum|datum|invoice\s+(?:no\.?|number|date)|date|seite|page|bestell-?\s?nr\.?|auftrags-?\s?nr\.?|n°\s+facture)(?:\s|:|$).*$`)
 
 // lineTotalLabels are the labels of the sum of the line amounts (BT-106), lower case.
 const lineTotalLabels = `positionssumme|summe\s+(?:der\s+|aller\s+)?positionen|gesamtsumme\s+(?:der\s+|aller\s+)?positionen|summe\s+(?:der\s+)?nettobeträge|line\s+total|sub-?total\s*\(lines?|sum\s+of\s+(?:invoice\s+)?lines?|total\s+(?:of\s+)?lines|total\s+des\s+lignes`
@@ -156,8 +159,8 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		if m[0] > 0 && unicode.IsLetter(prev) || strings.EqualFold(all[max(0, m[0]-4):m[0]], "due ") {
 			continue
 		}
-		if d := dateOf(all[m[2]:m[3]]); d != "" {
-			inv.IssueDate = d
+		if d := layoutDate(all[m[2]:m[3]]); d != "" { // "08.05.2019", "8. Mai 2019"
+			inv.IssueDate = einvoice.Date(d)
 			break
 		}
 	}
@@ -326,6 +329,11 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	for _, party := range []*einvoice.Party{&inv.Seller, &inv.Buyer} {
 		if webAddressRE.MatchString(party.Name) {
 			party.Name = "" // a web or mail address names no party: missing, not wrong
+		}
+		if at := otherColumnLabelRE.FindStringIndex(party.Name); at != nil {
+			// OCR's line runs the address into the next column's label and value
+			// ("Klavierklang GmbH Rechnungs-Nr. 000073"): the name ends before it.
+			party.Name = strings.TrimSpace(party.Name[:at[0]])
 		}
 	}
 	// With allowances or charges on the document the lines sum to the printed line total

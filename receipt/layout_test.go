@@ -428,7 +428,8 @@ func TestOCRSenderLineAndColumns(t *testing.T) {
 // TestForeignPostCodes: a sender's line with a British post code names the seller, and the
 // block under it with an Irish Eircode (read by OCR with an O for its 0) is the buyer's.
 func TestForeignPostCodes(t *testing.T) {
-	for _, s := range []string{"Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester", "Apex Solutions Ltd. · 123 Business Road · EC1A 1BB London", "Acme B.V. · Keizersgracht 1 · 1015 CJ Amsterdam"} {
+	for _, s := range []string{"Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester", "Apex Solutions Ltd. · 123 Business Road · EC1A 1BB London", "Acme B.V. · Keizersgracht 1 · 1015 CJ Amsterdam",
+		"Kraxi GmbH + Flugzeugallee 17 » 12345 Papierfeld + Deutschland"} { // OCR's bullets
 		if !oneLineAddress(s) {
 			t.Errorf("%q: not read as a one-line address", s)
 		}
@@ -588,6 +589,14 @@ func TestWindowAddressAndLabels(t *testing.T) {
 	}
 }
 
+// TestWrittenDateOnALine: OCR's line holds the number's and the date's cells.
+func TestWrittenDateOnALine(t *testing.T) {
+	inv := ParseInvoice("Rechnungsnummer: 2019-03 Liefer- und Rechnungsdatum: 8. Mai 2019\nLieferdatum: 2. Mai 2019", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if inv.IssueDate != "2019-05-08" {
+		t.Errorf("date %q", inv.IssueDate)
+	}
+}
+
 // TestLineTotalAsNet: "Line Total", "Tax", "Grand Total" and no net: the line total with
 // the VAT makes the gross, so it is the net.
 func TestLineTotalAsNet(t *testing.T) {
@@ -634,6 +643,41 @@ func TestNoVAT(t *testing.T) {
 		}
 		if c.want != "" && (inv.Totals.VATTotal.String() != "0.00" || inv.Totals.NetTotal.String() != inv.Totals.GrossTotal.String()) {
 			t.Errorf("%s: totals %+v", name, inv.Totals)
+		}
+	}
+}
+
+// TestThousandsParted: OCR's text lines part "1 440,00 €" into 1 and 440,00, and the parted
+// totals agree (440,00 + 253,20 = 693,20); the cells, which know where a figure starts, win.
+func TestThousandsParted(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 380, Y: 400, Text: "Total HT"}, testpdf.At{X: 500, Y: 400, Text: "1 440,00 €"},
+		testpdf.At{X: 380, Y: 412, Text: "TVA"}, testpdf.At{X: 510, Y: 412, Text: "253,20 €"},
+		testpdf.At{X: 380, Y: 424, Text: "Total TTC"}, testpdf.At{X: 500, Y: 424, Text: "1 693,20 €"},
+	)})
+	text := "Total HT 1 440,00 €\nTVA 253,20 €\nTotal TTC 1 693,20 €\n"
+	inv := parseInvoice(text, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), l)
+	if tt := inv.Totals; tt.NetTotal.String() != "1440.00" || tt.VATTotal.String() != "253.20" || tt.GrossTotal.String() != "1693.20" {
+		t.Errorf("totals %+v", inv.Totals)
+	}
+}
+
+// TestOtherColumnLabel: a name that OCR's line runs into the next column's label ends
+// before it; a name that merely holds such a word at its start stays whole.
+func TestOtherColumnLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"Klavierklang GmbH Rechnungs-Nr. 000073": "Klavierklang GmbH",
+		"Muster AG Datum: 12.03.2024":            "Muster AG",
+		"Acme Ltd Invoice No 4711":               "Acme Ltd",
+		"Datum Software GmbH":                    "Datum Software GmbH",
+		"Seitenwind GmbH":                        "Seitenwind GmbH",
+	} {
+		got := name
+		if at := otherColumnLabelRE.FindStringIndex(name); at != nil {
+			got = name[:at[0]]
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", name, got, want)
 		}
 	}
 }

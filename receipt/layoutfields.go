@@ -326,6 +326,14 @@ func firstMonthDate(l *layout) string {
 
 // layoutTotals takes the labelled totals by position where they agree (net + VAT = gross)
 // and the text lines' do not.
+// addsThousands: cell is the text lines' figure, or that figure with the thousands OCR
+// parted from it in front ("1 440,00" read as 440,00).
+func addsThousands(lines einvoice.Decimal, cell decimal.Decimal) bool {
+	v := lines.Value()
+	d := cell.Sub(v)
+	return d.IsZero() || v.Sign() >= 0 && v.LessThan(decimal.NewFromInt(1000)) && d.Sign() > 0 && d.Mod(decimal.NewFromInt(1000)).IsZero()
+}
+
 func layoutTotals(inv *einvoice.Invoice, l *layout) {
 	t := &inv.Totals
 	tol := decimal.New(2, -2)
@@ -344,9 +352,6 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 	if len(dues) > 0 {
 		t.AmountDue = money(dues[len(dues)-1])
 	}
-	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
-		return
-	}
 	found := totalsFound{net: read(netLabelGeoRE), vat: read(vatLabelGeoRE), gross: read(grossLabelGeoRE), due: dues}
 	if len(found.net) == 0 {
 		// No net labelled: the line total stands for it where it makes the gross with the
@@ -355,6 +360,20 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 	}
 	agree := func(net, vat, gross *decimal.Decimal) bool {
 		return net != nil && vat != nil && gross != nil && net.Add(*vat).Sub(*gross).Abs().LessThanOrEqual(tol)
+	}
+	if t.NetTotal.Valid() && t.VATTotal.Valid() && t.GrossTotal.Valid() && t.NetTotal.Value().Add(t.VATTotal.Value()).Sub(t.GrossTotal.Value()).Abs().LessThanOrEqual(tol) {
+		// The text lines' totals agree; but OCR's lines part "1 440,00" into 1 and 440,00,
+		// and 440,00 + 253,20 = 693,20 agree as well as the whole figures do. The cells
+		// know where a figure starts: where theirs agree and only add whole thousands to
+		// the lines' figures, they are the figures.
+		n, v, g, _ := found.choose()
+		if agree(n, v, g) && addsThousands(t.NetTotal, *n) && addsThousands(t.VATTotal, *v) && addsThousands(t.GrossTotal, *g) {
+			t.NetTotal, t.VATTotal, t.GrossTotal = money(*n), money(*v), money(*g)
+			if t.AmountDue.Valid() && addsThousands(t.AmountDue, *g) {
+				t.AmountDue = money(*g)
+			}
+		}
+		return
 	}
 	net, vat, gross, _ := found.choose()
 	if !agree(net, vat, gross) && len(found.due) > 0 {

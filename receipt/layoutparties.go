@@ -33,7 +33,7 @@ var (
 	// sender's line over the recipient's window ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen")
 	// or a letterhead ("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France").
 	addrSepRE    = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
-	ocrBulletRE  = lazyre.New(`\s+[eo°*]\s+`)
+	ocrBulletRE  = lazyre.New(`\s+[eo°*»«+]\s+`)
 	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
 	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
@@ -431,7 +431,7 @@ func oneLineAddress(s string) bool {
 }
 
 // addressParts splits a one-line address at its separators. OCR reads a small bullet as a
-// lone "e" or "o" ("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen"): those part it too when
+// lone "e", "o", "»" or "+" ("Bei Spiel GmbH e Ecke12 e 12345 Stadthausen"): those part it too when
 // there are no other separators and at least two of them (one "e" may be a name's "and").
 func addressParts(s string, n int) []string {
 	s = strings.TrimSpace(s)
