@@ -459,6 +459,16 @@ func TestForeignPostCodes(t *testing.T) {
 	if fr.seller == nil || fr.buyer == nil || fr.seller.name != "ACME SERVICES SARL" || fr.buyer.name != "CLIENT SAS" || fr.buyer.address.Country != "FR" || fr.buyer.address.City != "Lyon" {
 		t.Errorf("French blocks: seller %+v, buyer %+v", fr.seller, fr.buyer)
 	}
+	// The city first, the post code after a comma.
+	en := layoutParties(newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 40, Y: 100, Text: "From:"}, testpdf.At{X: 360, Y: 100, Text: "To:"},
+		testpdf.At{X: 40, Y: 112, Text: "Your Company SAS"}, testpdf.At{X: 360, Y: 112, Text: "Client Corporation"},
+		testpdf.At{X: 40, Y: 124, Text: "123 Business Street"}, testpdf.At{X: 360, Y: 124, Text: "456 Client Avenue"},
+		testpdf.At{X: 40, Y: 136, Text: "Paris, 75001"}, testpdf.At{X: 360, Y: 136, Text: "Lyon, 69001"},
+	)}), "")
+	if en.seller == nil || en.buyer == nil || en.seller.name != "Your Company SAS" || en.buyer.name != "Client Corporation" || en.buyer.address.PostCode != "69001" {
+		t.Errorf("city first: seller %+v, buyer %+v", en.seller, en.buyer)
+	}
 	g := layoutParties(l, "")
 	inv := &einvoice.Invoice{}
 	inv.Seller.Name = "Global Goods Inc. · 789 Commerce Street · M1 1AA Manchester"

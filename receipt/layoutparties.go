@@ -26,6 +26,9 @@ var (
 	// ("1012 AB Amsterdam").
 	iePostRE = lazyre.New(`^(?:IE\s+)?([AC-FHKNPRTV-Y][\dO][\dOW]\s?[0-9AC-FHKNPRTV-Y]{4})\s+(\pL[\pL .'-]*)$`)
 	nlPostRE = lazyre.New(`^(?:NL\s+|NL-)?(\d{4}\s?[A-Z]{2})\s+(\pL[\pL .'-]*)$`)
+	// The city first, its post code after a comma, as English-language generators print
+	// it: "Paris, 75001".
+	cityPostRE = lazyre.New(`^(\pL[\pL .'-]*),\s*(\d{4,5})$`)
 	// A street with its post code and city: "Lilienthalallee 26, 80786 München", "12 rue des
 	// Lices, 49100 Angers".
 	streetPostRE = lazyre.New(`^((?:\pL[^,]*\d|\d{1,4}[a-zA-Z]?\s+\pL)[^,]*),\s+(\d{4,5})\s+(\pL[\pL .'()/-]*?)(?:\s*,\s*([A-Z]{2}))?$`)
@@ -266,6 +269,11 @@ func readAddrBlock(segs []segment, st []int, lowerText string) *addrBlock {
 		}
 		if code, city, country, ok := foreignPost(segs[i].text); ok {
 			m = []string{segs[i].text, code, city, country}
+			post = k
+			break
+		}
+		if cm := cityPostRE.FindStringSubmatch(segs[i].text); cm != nil {
+			m = []string{segs[i].text, cm[2], cm[1], ""} // "Paris, 75001"
 			post = k
 			break
 		}
