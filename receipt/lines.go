@@ -115,8 +115,9 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 				if q.places > p.places || q.places == p.places && q.start > p.start {
 					continue // the quantity is the figure with fewer decimals, else the first
 				}
-				if desc == "" && q.start < p.start {
-					desc = description(l[q.end:p.start]) // the quantity first, the name after it
+				if desc == "" && q.start < p.start && i+1 < len(ns) {
+					// The quantity first, the name after it, up to the next figure.
+					desc = description(l[q.end:ns[i+1].start])
 				}
 				return Item{Description: desc, Quantity: einvoice.NewDecimal(q.v), UnitPrice: einvoice.NewDecimal(p.v), Total: money(a.v)}, true
 			}
