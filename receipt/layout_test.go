@@ -449,25 +449,24 @@ func TestForeignPostCodes(t *testing.T) {
 		testpdf.At{X: 70, Y: 195, Text: "10 Tech Park Avenue"}, testpdf.At{X: 70, Y: 210, Text: "DO2 XA00 Dublin"},
 		testpdf.At{X: 340, Y: 165, Text: "Invoice Number:"}, testpdf.At{X: 450, Y: 165, Text: "INV-1"},
 	)})
-	// A post code line ending in the country's name, in two blocks under their headings.
-	fr := layoutParties(newLayout([]poppler.LayoutPage{page(
-		testpdf.At{X: 40, Y: 100, Text: "Vendeur"}, testpdf.At{X: 360, Y: 100, Text: "Client"},
-		testpdf.At{X: 40, Y: 112, Text: "ACME SERVICES SARL"}, testpdf.At{X: 360, Y: 112, Text: "CLIENT SAS"},
-		testpdf.At{X: 40, Y: 124, Text: "12 Rue des Lilas"}, testpdf.At{X: 360, Y: 124, Text: "8 Avenue de la République"},
-		testpdf.At{X: 40, Y: 136, Text: "75010 Paris, France"}, testpdf.At{X: 360, Y: 136, Text: "69002 Lyon, France"},
-	)}), "")
-	if fr.seller == nil || fr.buyer == nil || fr.seller.name != "ACME SERVICES SARL" || fr.buyer.name != "CLIENT SAS" || fr.buyer.address.Country != "FR" || fr.buyer.address.City != "Lyon" {
-		t.Errorf("French blocks: seller %+v, buyer %+v", fr.seller, fr.buyer)
-	}
-	// The city first, the post code after a comma.
-	en := layoutParties(newLayout([]poppler.LayoutPage{page(
-		testpdf.At{X: 40, Y: 100, Text: "From:"}, testpdf.At{X: 360, Y: 100, Text: "To:"},
-		testpdf.At{X: 40, Y: 112, Text: "Your Company SAS"}, testpdf.At{X: 360, Y: 112, Text: "Client Corporation"},
-		testpdf.At{X: 40, Y: 124, Text: "123 Business Street"}, testpdf.At{X: 360, Y: 124, Text: "456 Client Avenue"},
-		testpdf.At{X: 40, Y: 136, Text: "Paris, 75001"}, testpdf.At{X: 360, Y: 136, Text: "Lyon, 69001"},
-	)}), "")
-	if en.seller == nil || en.buyer == nil || en.seller.name != "Your Company SAS" || en.buyer.name != "Client Corporation" || en.buyer.address.PostCode != "69001" {
-		t.Errorf("city first: seller %+v, buyer %+v", en.seller, en.buyer)
+	// Two blocks under their headings: a post code line ending in the country's name, and
+	// one with the city first.
+	for _, c := range []struct {
+		head, post                   [2]string
+		seller, buyer, code, country string
+	}{
+		{[2]string{"Vendeur", "Client"}, [2]string{"75010 Paris, France", "69002 Lyon, France"}, "ACME SERVICES SARL", "CLIENT SAS", "69002", "FR"},
+		{[2]string{"From:", "To:"}, [2]string{"Paris, 75001", "Lyon, 69001"}, "Your Company SAS", "Client Corporation", "69001", ""},
+	} {
+		g := layoutParties(newLayout([]poppler.LayoutPage{page(
+			testpdf.At{X: 40, Y: 100, Text: c.head[0]}, testpdf.At{X: 360, Y: 100, Text: c.head[1]},
+			testpdf.At{X: 40, Y: 112, Text: c.seller}, testpdf.At{X: 360, Y: 112, Text: c.buyer},
+			testpdf.At{X: 40, Y: 124, Text: "12 Rue des Lilas"}, testpdf.At{X: 360, Y: 124, Text: "8 Avenue de la République"},
+			testpdf.At{X: 40, Y: 136, Text: c.post[0]}, testpdf.At{X: 360, Y: 136, Text: c.post[1]},
+		)}), "")
+		if g.seller == nil || g.buyer == nil || g.seller.name != c.seller || g.buyer.name != c.buyer || g.buyer.address.PostCode != c.code || g.buyer.address.City != "Lyon" || g.buyer.address.Country != c.country {
+			t.Errorf("%s: seller %+v, buyer %+v", c.post[1], g.seller, g.buyer)
+		}
 	}
 	g := layoutParties(l, "")
 	inv := &einvoice.Invoice{}
