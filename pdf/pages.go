@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"fmt"
+	"strings"
 
 	pdfcpu "github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -44,6 +45,13 @@ func (d *Doc) Extract(spec pagerange.Spec) (b []byte, err error) {
 
 func (d *Doc) extract(pages []int) ([]byte, error) {
 	out, err := pdfcpu.ExtractPages(d.ctx, pages, false)
+	if err != nil && strings.Contains(err.Error(), "named destination") {
+		// pdfcpu's migration of named destinations fails on some name trees (a leaf it
+		// empties and deletes, then looks up again; with two leaves, as our composed
+		// documents have, it depends on the order it removes the names in). The part is
+		// made without them: a bookmark or link that named one no longer leads anywhere.
+		out, err = d.extractWithoutDests(pages)
+	}
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidPDF, err, "pages %v cannot be extracted: %s", pages, trimPdfcpu(err.Error()))
 	}
@@ -61,6 +69,25 @@ func (d *Doc) extract(pages []int) ([]byte, error) {
 		}
 	}
 	return write(out)
+}
+
+// extractWithoutDests extracts pages from a fresh read of the document whose named
+// destinations (the catalog's /Dests and its /Names /Dests tree) are removed.
+func (d *Doc) extractWithoutDests(pages []int) (*model.Context, error) {
+	nd, err := read(d.src, false)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := nd.ctx.Catalog()
+	if err != nil {
+		return nil, err
+	}
+	delete(cat, "Dests")
+	if names, _ := nd.ctx.DereferenceDict(cat["Names"]); names != nil {
+		delete(names, "Dests")
+	}
+	delete(nd.ctx.Names, "Dests")
+	return pdfcpu.ExtractPages(nd.ctx, pages, false)
 }
 
 // Rotate turns the pages of spec clockwise by degrees (90, 180 or 270) and returns the PDF.
