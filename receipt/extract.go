@@ -106,7 +106,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if kind == KindPDF {
 		text, image, q, ocrC, src, err = e.readPDF(ctx, data)
 	} else {
-		text, image, q, ocrC, scan, err = e.readImageScan(ctx, data, 0, nil, true)
+		text, image, q, ocrC, scan, err = e.readImageScan(ctx, data, 0, nil, asReceipt)
 	}
 	if err != nil {
 		return nil, err
@@ -229,12 +229,12 @@ func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
 // readPDF takes a PDF's own text, or renders its first page and reads it like a photo
 // (quality, deskew, orientation, OCR) when it is a scan.
 func (e *Extractor) readPDF(ctx context.Context, data []byte) (text string, img []byte, q Quality, conf float64, src string, err error) {
-	return e.readPDFWords(ctx, data, nil, true)
+	return e.readPDFWords(ctx, data, nil, asReceipt)
 }
 
 // readPDFWords is readPDF that, for a scan, also puts the OCR's word boxes of each page it
 // reads into words (in points), for the invoice's layout readers.
-func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]poppler.LayoutPage, binarise bool) (text string, img []byte, q Quality, conf float64, src string, err error) {
+func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]poppler.LayoutPage, as scanKind) (text string, img []byte, q Quality, conf float64, src string, err error) {
 	if e.PDF == nil {
 		return "", nil, q, 0, "", fault.New(fault.EngineUnavailable, "PDF reading (poppler) is not configured on this server")
 	}
@@ -271,7 +271,7 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 		return "", nil, q, 0, "", rerr
 	}
 	start := time.Now()
-	text, img, q, conf, err = e.readImageWords(ctx, img, float64(dpi), words, binarise)
+	text, img, q, conf, err = e.readImageWords(ctx, img, float64(dpi), words, as)
 	if err != nil {
 		return text, img, q, conf, "OCR", err
 	}
@@ -281,7 +281,7 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 		if err != nil || len(imgs) == 0 {
 			return "", nil, err
 		}
-		return e.readPage(ctx, imgs[0], float64(dpi), words != nil, binarise)
+		return e.readPage(ctx, imgs[0], float64(dpi), words != nil, as)
 	})
 	if err != nil {
 		return "", nil, q, 0, "", err
@@ -294,20 +294,20 @@ func (e *Extractor) readPDFWords(ctx context.Context, data []byte, words *[]popp
 }
 
 // readPage reads one further page of a scan: its text, and its word boxes when asked.
-func (e *Extractor) readPage(ctx context.Context, img []byte, dpi float64, boxes, binarise bool) (string, []poppler.LayoutPage, error) {
+func (e *Extractor) readPage(ctx context.Context, img []byte, dpi float64, boxes bool, as scanKind) (string, []poppler.LayoutPage, error) {
 	g, err := decodeImage(img)
 	if err != nil {
 		return "", nil, err
 	}
-	return e.readGrayPage(ctx, g, dpi, boxes, binarise)
+	return e.readGrayPage(ctx, g, dpi, boxes, as)
 }
 
-func (e *Extractor) readGrayPage(ctx context.Context, g *image.Gray, dpi float64, boxes, binarise bool) (string, []poppler.LayoutPage, error) {
+func (e *Extractor) readGrayPage(ctx context.Context, g *image.Gray, dpi float64, boxes bool, as scanKind) (string, []poppler.LayoutPage, error) {
 	var words *[]poppler.LayoutPage
 	if boxes {
 		words = new([]poppler.LayoutPage)
 	}
-	t, _, _, _, _, err := e.readGray(ctx, g, dpi, words, binarise)
+	t, _, _, _, _, err := e.readGray(ctx, g, dpi, words, as)
 	if err != nil || words == nil {
 		return t, nil, err
 	}
@@ -346,14 +346,14 @@ func letters(s string) int {
 // also appends the page's word boxes to words, when words is not nil: Tesseract's boxes in
 // pixels of the prepared image, scaled to points at dpi (an image of unknown resolution is
 // taken at 200 dpi, a scan's usual).
-func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage, binarise bool) (string, []byte, Quality, float64, error) {
-	text, png, q, conf, _, err := e.readImageScan(ctx, data, dpi, words, binarise)
+func (e *Extractor) readImageWords(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage, as scanKind) (string, []byte, Quality, float64, error) {
+	text, png, q, conf, _, err := e.readImageScan(ctx, data, dpi, words, as)
 	return text, png, q, conf, err
 }
 
 // readImageScan is readImageWords that also answers the image read and Tesseract's words
 // on it.
-func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage, binarise bool) (string, []byte, Quality, float64, *scanRead, error) {
+func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64, words *[]poppler.LayoutPage, as scanKind) (string, []byte, Quality, float64, *scanRead, error) {
 	if e.OCR == nil {
 		return "", nil, Quality{}, 0, nil, fault.New(fault.EngineUnavailable, "OCR (tesseract) is not configured on this server")
 	}
@@ -366,7 +366,7 @@ func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64,
 		return "", nil, Quality{}, 0, nil, err
 	}
 	start := time.Now()
-	text, png, q, conf, scan, err := e.readGray(ctx, g, dpi, words, binarise)
+	text, png, q, conf, scan, err := e.readGray(ctx, g, dpi, words, as)
 	if err != nil || pages == nil {
 		return text, png, q, conf, scan, err
 	}
@@ -376,7 +376,7 @@ func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64,
 		if err != nil {
 			return "", nil, err
 		}
-		return e.readGrayPage(ctx, g, dpi, words != nil, binarise)
+		return e.readGrayPage(ctx, g, dpi, words != nil, as)
 	})
 	if err != nil {
 		return "", nil, q, 0, nil, err
@@ -391,7 +391,7 @@ func (e *Extractor) readImageScan(ctx context.Context, data []byte, dpi float64,
 // readGray reads one page's grey image: the receipt cut out of a larger scan, assessed,
 // deskewed, read by Tesseract (turned upright first when it reads poorly); it also answers
 // the image read and Tesseract's words on it, for the second reading.
-func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, words *[]poppler.LayoutPage, binarise bool) (string, []byte, Quality, float64, *scanRead, error) {
+func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, words *[]poppler.LayoutPage, as scanKind) (string, []byte, Quality, float64, *scanRead, error) {
 	// On a flatbed page or a photo the receipt is cut out first: around it, Tesseract reads
 	// the background as a block of noise and loses the receipt's lines.
 	paper, found := findPaper(g)
@@ -413,7 +413,17 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		return "", nil, q, 0, nil, err
 	}
 	bin, binPNG := prepared, png
-	if binarise {
+	if as == asPage {
+		// An invoice's page is read with its tables' rules whitened (unrule): between the
+		// rules of GnuAccounting's grid Tesseract lost the header, the rate column and the
+		// whole VAT table; and with its dark bands made light (invertBands), white text on
+		// a dark table header being no text to Tesseract.
+		bin = invertBands(unrule(prepared))
+		if binPNG, err = encodePNG(bin); err != nil {
+			return "", nil, q, 0, nil, err
+		}
+	}
+	if as == asReceipt {
 		bin = binarize(prepared, binRadius, binK)
 		if binPNG, err = encodePNG(bin); err != nil {
 			return "", nil, q, 0, nil, err
@@ -429,7 +439,7 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 			tg := turn(prepared, rot)
 			turned, terr := encodePNG(tg)
 			turnedBin, berr := turned, error(nil)
-			if binarise {
+			if as == asReceipt {
 				turnedBin, berr = encodePNG(turn(bin, rot))
 			}
 			if terr == nil && berr == nil {
@@ -466,3 +476,12 @@ func ocrPage(p *tesseract.Page, w, h, rotated int, scale float64) poppler.Layout
 	}
 	return page
 }
+
+// scanKind is what a scan is read as: a receipt (binarised, as Tesseract reads thermal
+// paper best) or an invoice's page (grey, its tables' rules whitened).
+type scanKind int
+
+const (
+	asReceipt scanKind = iota
+	asPage
+)

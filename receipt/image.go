@@ -643,3 +643,151 @@ func binarize(g *image.Gray, radius int, k float64) *image.Gray {
 	}
 	return out
 }
+
+// unrule whitens the rules of an invoice's tables: Tesseract, reading a page as one block
+// of text, loses rows whose words stand between a table's lines (GnuAccounting's ruled
+// tables: their header, rates and VAT rows). A rule is a run of dark pixels longer than any
+// stroke of a letter, a sixteenth of the page's width across or a twenty-fifth down, and no
+// thicker than a twohundredth of it; thicker dark areas (a filled band) are kept.
+func unrule(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	const dark = 160
+	across, down, thick := w/16, w/25, max(2, w/200)
+	ruleH := make([]bool, w*h) // pixels of long runs across
+	ruleV := make([]bool, w*h) // pixels of long runs down
+	at := func(x, y int) uint8 { return g.Pix[y*g.Stride+x] }
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; {
+			if at(x, y) >= dark {
+				x++
+				continue
+			}
+			s := x
+			for x < w && at(x, y) < dark {
+				x++
+			}
+			if x-s >= across {
+				for i := s; i < x; i++ {
+					ruleH[y*w+i] = true
+				}
+			}
+		}
+	}
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; {
+			if at(x, y) >= dark {
+				y++
+				continue
+			}
+			s := y
+			for y < h && at(x, y) < dark {
+				y++
+			}
+			if y-s >= down {
+				for i := s; i < y; i++ {
+					ruleV[i*w+x] = true
+				}
+			}
+		}
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
+	}
+	// A run across is a rule where the runs across stacked on it are few (its thickness
+	// down); likewise a run down by its thickness across.
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; {
+			if !ruleH[y*w+x] {
+				y++
+				continue
+			}
+			s := y
+			for y < h && ruleH[y*w+x] {
+				y++
+			}
+			if y-s <= thick {
+				for i := max(0, s-1); i < min(h, y+1); i++ {
+					out.Pix[i*out.Stride+x] = 255
+				}
+			}
+		}
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; {
+			if !ruleV[y*w+x] {
+				x++
+				continue
+			}
+			s := x
+			for x < w && ruleV[y*w+x] {
+				x++
+			}
+			if x-s <= thick {
+				for i := max(0, s-1); i < min(w, x+1); i++ {
+					out.Pix[y*out.Stride+i] = 255
+				}
+			}
+		}
+	}
+	return out
+}
+
+// invertBands turns the filled dark bands of a page into light ones with dark text: table
+// headers and total rows printed white on a dark colour, which Tesseract reads as nothing
+// (the header "Description Quantity Unit Price" on navy lost a whole line table). A band is
+// a connected area of dark pixels (under 100) at least a sixteenth of the page wide, a
+// hundredth to a tenth of it high, that fills at least 60 % of its box (its letters are the
+// holes); its box is inverted. A larger dark area (the table a photo was taken on) is no
+// band. Run after unrule, whose whitened rules no longer join a band to its table's grid.
+func invertBands(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	const dark = 100
+	minW, minH, maxH := w/16, max(4, w/100), w/10
+	seen := make([]bool, w*h)
+	var boxes []image.Rectangle
+	stack := make([]int, 0, 1024)
+	for start := range seen {
+		if seen[start] || g.Pix[(start/w)*g.Stride+start%w] >= dark {
+			continue
+		}
+		seen[start] = true
+		stack = append(stack[:0], start)
+		n, x0, y0, x1, y1 := 0, w, h, 0, 0
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := p%w, p/w
+			n++
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+			for _, q := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
+				if q[0] < 0 || q[1] < 0 || q[0] >= w || q[1] >= h {
+					continue
+				}
+				i := q[1]*w + q[0]
+				if !seen[i] && g.Pix[q[1]*g.Stride+q[0]] < dark {
+					seen[i] = true
+					stack = append(stack, i)
+				}
+			}
+		}
+		if x1-x0 >= minW && y1-y0 >= minH && y1-y0 <= maxH && float64(n) >= 0.6*float64((x1-x0)*(y1-y0)) {
+			boxes = append(boxes, image.Rect(x0, y0, x1, y1))
+		}
+	}
+	if len(boxes) == 0 {
+		return g
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
+	}
+	for _, b := range boxes {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				out.Pix[y*out.Stride+x] = 255 - out.Pix[y*out.Stride+x]
+			}
+		}
+	}
+	return out
+}

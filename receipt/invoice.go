@@ -62,9 +62,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		q         Quality
 	)
 	if kind == KindPDF {
-		text, image, q, _, src, err = e.readPDFWords(ctx, data, &ocrWords, false)
+		text, image, q, _, src, err = e.readPDFWords(ctx, data, &ocrWords, asPage)
 	} else {
-		text, image, q, _, err = e.readImageWords(ctx, data, 0, &ocrWords, false)
+		text, image, q, _, err = e.readImageWords(ctx, data, 0, &ocrWords, asPage)
 	}
 	if err != nil {
 		return nil, err
@@ -99,6 +99,13 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		return res, fault.New(fault.ExtractionFailed, "no invoice data found in the file")
 	}
 	return res, nil
+}
+
+// speck: a line of at most four characters with fewer than two letters, what OCR makes of a
+// speck, a rule's remains or the edge of a shaded row.
+func speck(l string) bool {
+	l = strings.TrimSpace(l)
+	return len([]rune(l)) <= 4 && !hasLetters(l, 2)
 }
 
 // webAddressRE is a web or mail address, or a line that holds one.
@@ -191,13 +198,17 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 		a := einvoice.Address{PostCode: m[1], City: strings.TrimSpace(m[2]), Country: "DE"}
 		name := ""
-		if streetRE.MatchString(p.lines[i-1]) || numberFirstStreetRE.MatchString(p.lines[i-1]) {
-			a.Line1 = strings.TrimSpace(p.lines[i-1])
-			if i >= 2 {
-				name = p.lines[i-2]
+		j := i - 1
+		for j > 0 && speck(p.lines[j]) {
+			j-- // OCR's reading of a speck or a shade's edge between the address's lines ("1 r")
+		}
+		if streetRE.MatchString(p.lines[j]) || numberFirstStreetRE.MatchString(p.lines[j]) {
+			a.Line1 = strings.TrimSpace(p.lines[j])
+			if j >= 1 {
+				name = p.lines[j-1]
 			}
-		} else if i >= 1 {
-			name = p.lines[i-1]
+		} else {
+			name = p.lines[j]
 		}
 		if at := strings.Index(a.Line1, ", "); at < 0 && strings.Contains(l, ",") {
 			// "Lieferant GmbH, Lieferantenstraße 20, 80333 München" on one line.
@@ -646,7 +657,7 @@ func labelledIBAN(text, s string) bool {
 		return false
 	}
 	line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
-	return strings.HasSuffix(strings.ToUpper(strings.TrimRight(line, " :\t")), "IBAN")
+	return strings.HasSuffix(strings.ToUpper(strings.TrimRight(line, " :\t_.|")), "IBAN") // OCR reads a leader as "_" or "."
 }
 
 // maxIBANCandidates bounds the misread IBANs tried in one text.

@@ -184,6 +184,11 @@ func TestCorrectIBAN(t *testing.T) {
 	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE1212344321987600" {
 		t.Errorf("labelled, not fitting: %+v", inv.Payment)
 	}
+	// A leader OCR reads as "_" between the label and its colon.
+	inv = ParseInvoice("Rechnung Nr. 1\nVerkaufer-IBAN _: DE5467894567876500\n", now)
+	if ct := inv.Payment.CreditTransfers; len(ct) != 1 || ct[0].AccountID != "DE5467894567876500" {
+		t.Errorf("labelled after a leader: %+v", inv.Payment)
+	}
 	inv = ParseInvoice("Rechnung Nr. 1\nVorgang DEI2 1234 4321 9876 00\n", now)
 	if len(inv.Payment.CreditTransfers) != 0 {
 		t.Errorf("unlabelled, not fitting: %+v", inv.Payment)
@@ -220,6 +225,15 @@ Name: Someone Else`, "\n"))
 	}
 	if partyHeading("Verkaeufer:") != "seller" || partyHeading("Rechnungsempfanger") != "buyer" || partyHeading("Warenempfanger") != "delivery" {
 		t.Error("headings without umlauts")
+	}
+}
+
+// TestSpeckBetweenAddressLines: OCR's reading of a shaded row's edge between a street and
+// its post code line ("1 r", Tesseract on akretion's sample) is no party's name.
+func TestSpeckBetweenAddressLines(t *testing.T) {
+	inv := ParseInvoice("FACTURE N°: F20180027\nSELLER TRADE NAME\nLE FOURNISSEUR\n35 rue d'ici, Seller line 2\n1 r\n75018 PARIS, FR\nN° TVA : FR 32 123 456 789\nTOTAL TTC 110,00", now)
+	if inv.Seller.Name != "LE FOURNISSEUR" || inv.Seller.Address.Line1 != "35 rue d'ici, Seller line 2" {
+		t.Errorf("seller %q at %q", inv.Seller.Name, inv.Seller.Address.Line1)
 	}
 }
 

@@ -116,6 +116,10 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 			var prev poppler.Word
 			for _, w := range r.words {
 				h := (w.Y1 - w.Y0 + prev.Y1 - prev.Y0) / 2
+				if ocrBullet(w, prev) || ocrBullet(prev, w) {
+					// OCR's box of a bullet hugs its dot: the word beside it measures the gap.
+					h = 2 * max(w.Y1-w.Y0, prev.Y1-prev.Y0)
+				}
 				if cur != nil && w.X0-prev.X1 <= wordGap*h {
 					cur.text += " " + w.Text
 					cur.words = append(cur.words, w)
@@ -140,6 +144,12 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 		}
 	}
 	return l
+}
+
+// ocrBullet: b is a bullet between the parts of a one-line address as OCR reads it ("e",
+// "o", "»"), a box less than two thirds the height of the word a beside it.
+func ocrBullet(b, a poppler.Word) bool {
+	return len([]rune(b.Text)) == 1 && strings.ContainsRune("eo°*»«+•●·", []rune(b.Text)[0]) && b.Y1-b.Y0 < 0.67*(a.Y1-a.Y0)
 }
 
 // readLayout reads the word boxes of a text PDF; nil when the reader has none or they

@@ -117,8 +117,11 @@ func stacks(segs []segment) [][]int {
 				if t.Y0 < c.Y1-0.3*c.h() || !overlapX(c.Box, t.Box) {
 					continue
 				}
-				if t.Y0-c.Y1 > 3*c.h() {
-					if t.Y0-c.Y1 > 6*c.h() {
+				// The taller of the two lines measures the gap: OCR's boxes hug the glyphs,
+				// so a line without descenders ("Bahnstr. 42") is short.
+				lh := max(c.h(), t.h())
+				if t.Y0-c.Y1 > 3*lh {
+					if t.Y0-c.Y1 > 6*lh {
 						break
 					}
 					continue

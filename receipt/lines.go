@@ -144,14 +144,22 @@ func nameBelow(lines []string) string {
 // their labels, unit words and a rate column's "19%" left out.
 func description(s string) string {
 	var words []string
-	for _, w := range strings.Fields(s) {
-		if unitRE.MatchString(w) || strings.HasSuffix(w, ":") || !hasLetters(w, 1) && len(words) == 0 || rateWordRE.MatchString(w) {
+	fields := strings.Fields(s)
+	for i, w := range fields {
+		if unitRE.MatchString(w) || !hasLetters(w, 1) && len(words) == 0 || rateWordRE.MatchString(w) {
 			continue
+		}
+		if strings.HasSuffix(w, ":") && (codeLabelRE.MatchString(w) || i+1 < len(fields) && !hasLetters(fields[i+1], 1) && !rateWordRE.MatchString(fields[i+1])) {
+			continue // "Art.-Nr.:", "GTIN:", a label before a code; "Luftballon: Bunt" is a name
 		}
 		words = append(words, w)
 	}
-	return strings.TrimSpace(strings.Join(words, " "))
+	return strings.TrimSuffix(strings.TrimSpace(strings.Join(words, " ")), ":")
 }
+
+// codeLabelRE is a word that labels a code in a row: an abbreviation ("Art.-Nr.:", "Nr:")
+// or a short word in capitals ("GTIN:", "EAN:").
+var codeLabelRE = lazyre.New(`^(?:[^:]*[.-][^:]*|\p{Lu}{2,5}|(?i:nr|no|art|pos|ref|sku|ean|gtin|code|id))\.?:$`)
 
 var rateWordRE = lazyre.New(`^\d{1,2}(?:[.,]\d{1,2})?%$`)
 

@@ -38,8 +38,18 @@ Summe 248,50`
 	}
 	// "Amount" first is the quantity's column (GnuAccounting's English layout).
 	_, p = parse("Amount            Product                        VAT      Price      Total\n1.00              Design (hours): Of a sample    7%       160.00 €   160.00 €\n800.00       Hot air (litres):                   19%      0.025 €    20.00 €\nNet total: 180.00 €", now)
-	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 2 || items[1].Total.String() != "20.00" || items[1].Quantity.String() != "800.00" || items[1].Description != "Hot air" {
+	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 2 || items[1].Total.String() != "20.00" || items[1].Quantity.String() != "800.00" || items[1].Description != "Hot air (litres)" {
 		t.Errorf("Amount first: %+v", items)
+	}
+	// A name may hold a colon (GnuAccounting's rows as OCR reads them); a code's label is
+	// no name.
+	_, p = parse("Menge   Produkt   USt.   Preis   Gesamtbetrag\n400,00   Luftballon: Bunt, ca. 500ml   19%   0,79 €   316,00 €\n200,00   Heiße Luft pro Liter:   19%   0,10 €   20,00 €\nGTIN: 4012345001235 Trennblätter 20 9,90 198,00\nNettobetrag: 534,00 €", now)
+	got = nil
+	for _, it := range tableLines(p.lines, decimalComma(p.lines)) {
+		got = append(got, it.Description)
+	}
+	if g, want := strings.Join(got, "|"), "Luftballon: Bunt, ca. 500ml|Heiße Luft pro Liter|Trennblätter"; g != want {
+		t.Errorf("names with colons: got %s, want %s", g, want)
 	}
 }
 

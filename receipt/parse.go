@@ -134,7 +134,7 @@ func (p *parser) currency() string {
 		}
 	}
 	best, n := "EUR", 0
-	for _, code := range []string{"EUR", "CHF", "GBP", "USD", "PLN", "CZK", "DKK", "SEK", "NOK", "HUF"} {
+	for _, code := range []string{"EUR", "CHF", "GBP", "USD", "PLN", "CZK", "DKK", "SEK", "NOK", "HUF", "TRY"} {
 		if counts[code] > n {
 			best, n = code, counts[code]
 		}
@@ -149,7 +149,7 @@ func lineCurrencies(l string) []string {
 	var out []string
 	for code, words := range currencyWords {
 		for _, w := range words {
-			if hasWord(l, w) && (w != "ft" || strings.ContainsAny(l, "0123456789")) {
+			if hasWord(l, w) && (w != "ft" || strings.ContainsAny(l, "0123456789")) && (w != "tl" || liraRE.MatchString(l)) {
 				out = append(out, code)
 				break
 			}
@@ -180,16 +180,22 @@ func hasWord(l, w string) bool {
 var currencyWords = map[string][]string{
 	"EUR": {"eur", "€"}, "CHF": {"chf", "sfr"}, "GBP": {"gbp", "£"}, "USD": {"usd", "us$", "$"}, // "$" alone: not after a letter ("C$", "A$")
 	"PLN": {"pln", "zł"}, "CZK": {"czk", "kč"}, "DKK": {"dkk"}, "SEK": {"sek"}, "NOK": {"nok"}, "HUF": {"huf", "ft"},
+	"TRY": {"₺", "tl"}, // "tl" only right after an amount ("85,00 TL"): a teaspoon is "1 TL"
 }
+
+// liraRE is an amount in Turkish lira as receipts print it.
+var liraRE = lazyre.New(`\d[.,]\d{2}\s?tl\b`)
 
 // Keywords of the total, scored by how surely they name the amount paid.
 var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare`), 10},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]`), 10},
 	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
-	{lazyre.New(`summe|total|gesamt|\bsum\b|montant`), 8},
+	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
+	// Finnish "Yhteensä", Spanish and Portuguese "Importe".
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b`), 8},
 	{lazyre.New(`betrag|amount`), 5},
 }
 

@@ -198,9 +198,24 @@ func FuzzModelAnswer(f *testing.F) {
 
 // TestCurrencyWords: a currency code counts only as a word of its own.
 func TestCurrencyWords(t *testing.T) {
-	for l, want := range map[string]bool{"anschrift: hauptstr. 5": false, "geschäftsführer: anna": false, "summe 12.000 ft": true, "ft 500": true, "12,50€": true, "gesamt eur 3,00": true, "europa": false, "a123 product a 5 $200.00": true, "c$ 12,00": false} {
+	for l, want := range map[string]bool{"anschrift: hauptstr. 5": false, "geschäftsführer: anna": false, "summe 12.000 ft": true, "ft 500": true, "12,50€": true, "gesamt eur 3,00": true, "europa": false, "a123 product a 5 $200.00": true, "c$ 12,00": false, "85,00 tl": true, "1 tl zucker": false} {
 		if got := len(lineCurrencies(l)) > 0; got != want {
 			t.Errorf("%q: currencies %v, want some: %v", l, lineCurrencies(l), want)
+		}
+	}
+}
+
+// TestOtherLanguagesTotals: the total of receipts from other European countries, as
+// Tesseract reads them (github.com/70SE07/finpi_ocr's Polish, Turkish and Spanish ones).
+func TestOtherLanguagesTotals(t *testing.T) {
+	for text, want := range map[string]string{
+		"CARREFOUR POLSKA\nMLEKO 3,2% 1L 4,99 C\nSUMA PLN 254,32\nPatnosc:KARTA PLATNICZA 254,32": "254.32 PLN",
+		"ENVA\n4 TOPLAM *85,00\n2 85,00 TL\nKART ILE YAPILMISTIR":                                "85.00 TRY",
+		"CONSUM\n1 JAMON GR CONSUM 150 2,99\nTotal factura: 51,15\nIMPORTE A ABONAR 51,15":        "51.15 EUR",
+	} {
+		d := Parse(text, now).Data
+		if got := d.Gross.String() + " " + d.Currency; got != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
 		}
 	}
 }

@@ -88,3 +88,41 @@ func TextAt(font string, size float64, pages ...[]At) []byte {
 	}
 	return a4(font, contents)
 }
+
+// Rule is a line drawn on a page, half a point wide, from X0, Y0 to X1, Y1 (points from
+// the top left).
+type Rule struct{ X0, Y0, X1, Y1 float64 }
+
+// Band is a rectangle filled in near black with texts set in white on it, as invoicing programs
+// print a table's header.
+type Band struct {
+	X0, Y0, X1, Y1 float64
+	Texts          []At
+}
+
+// Drawing is what a page of Drawn holds: texts in black, rules and bands.
+type Drawing struct {
+	Texts []At
+	Rules []Rule
+	Bands []Band
+}
+
+// Drawn is a one-page A4 PDF of a drawing in a standard font at size points: a layout with
+// ruled tables and coloured headers, as invoicing programs print them.
+func Drawn(font string, size float64, d Drawing) []byte {
+	var c strings.Builder
+	for _, b := range d.Bands {
+		fmt.Fprintf(&c, "0.06 g %.2f %.2f %.2f %.2f re f\n1 g\n", b.X0, 842-b.Y1, b.X1-b.X0, b.Y1-b.Y0)
+		for _, t := range b.Texts {
+			fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, t.X, 842-t.Y, winAnsi(t.Text))
+		}
+	}
+	c.WriteString("0 g 0.5 w\n")
+	for _, r := range d.Rules {
+		fmt.Fprintf(&c, "%.2f %.2f m %.2f %.2f l S\n", r.X0, 842-r.Y0, r.X1, 842-r.Y1)
+	}
+	for _, t := range d.Texts {
+		fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, t.X, 842-t.Y, winAnsi(t.Text))
+	}
+	return a4(font, []string{c.String()})
+}
