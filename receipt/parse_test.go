@@ -210,7 +210,7 @@ func TestCurrencyWords(t *testing.T) {
 func TestOtherLanguagesTotals(t *testing.T) {
 	for text, want := range map[string]string{
 		"CARREFOUR POLSKA\nMLEKO 3,2% 1L 4,99 C\nSUMA PLN 254,32\nPatnosc:KARTA PLATNICZA 254,32": "254.32 PLN",
-		"ENVA\n4 TOPLAM *85,00\n2 85,00 TL\nKART ILE YAPILMISTIR":                                "85.00 TRY",
+		"ENVA\n4 TOPLAM *85,00\n2 85,00 TL\nKART ILE YAPILMISTIR":                                 "85.00 TRY",
 		"CONSUM\n1 JAMON GR CONSUM 150 2,99\nTotal factura: 51,15\nIMPORTE A ABONAR 51,15":        "51.15 EUR",
 	} {
 		d := Parse(text, now).Data
