@@ -655,82 +655,58 @@ func unrule(g *image.Gray) *image.Gray {
 	across, down, thick := w/16, w/25, max(2, w/200)
 	ruleH := make([]bool, w*h) // pixels of long runs across
 	ruleV := make([]bool, w*h) // pixels of long runs down
-	at := func(x, y int) uint8 { return g.Pix[y*g.Stride+x] }
+	isDark := func(x, y int) bool { return g.Pix[y*g.Stride+x] < dark }
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; {
-			if at(x, y) >= dark {
-				x++
-				continue
+		runs(w, func(x int) bool { return isDark(x, y) }, func(s, e int) {
+			for x := s; x < e && e-s >= across; x++ {
+				ruleH[y*w+x] = true
 			}
-			s := x
-			for x < w && at(x, y) < dark {
-				x++
-			}
-			if x-s >= across {
-				for i := s; i < x; i++ {
-					ruleH[y*w+i] = true
-				}
-			}
-		}
+		})
 	}
 	for x := 0; x < w; x++ {
-		for y := 0; y < h; {
-			if at(x, y) >= dark {
-				y++
-				continue
+		runs(h, func(y int) bool { return isDark(x, y) }, func(s, e int) {
+			for y := s; y < e && e-s >= down; y++ {
+				ruleV[y*w+x] = true
 			}
-			s := y
-			for y < h && at(x, y) < dark {
-				y++
-			}
-			if y-s >= down {
-				for i := s; i < y; i++ {
-					ruleV[i*w+x] = true
-				}
-			}
-		}
+		})
 	}
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
 		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
 	}
 	// A run across is a rule where the runs across stacked on it are few (its thickness
-	// down); likewise a run down by its thickness across.
+	// down), its antialiased edge with it; likewise a run down by its thickness across.
 	for x := 0; x < w; x++ {
-		for y := 0; y < h; {
-			if !ruleH[y*w+x] {
-				y++
-				continue
+		runs(h, func(y int) bool { return ruleH[y*w+x] }, func(s, e int) {
+			for y := max(0, s-1); y < min(h, e+1) && e-s <= thick; y++ {
+				out.Pix[y*out.Stride+x] = 255
 			}
-			s := y
-			for y < h && ruleH[y*w+x] {
-				y++
-			}
-			if y-s <= thick {
-				for i := max(0, s-1); i < min(h, y+1); i++ {
-					out.Pix[i*out.Stride+x] = 255
-				}
-			}
-		}
+		})
 	}
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; {
-			if !ruleV[y*w+x] {
-				x++
-				continue
+		runs(w, func(x int) bool { return ruleV[y*w+x] }, func(s, e int) {
+			for x := max(0, s-1); x < min(w, e+1) && e-s <= thick; x++ {
+				out.Pix[y*out.Stride+x] = 255
 			}
-			s := x
-			for x < w && ruleV[y*w+x] {
-				x++
-			}
-			if x-s <= thick {
-				for i := max(0, s-1); i < min(w, x+1); i++ {
-					out.Pix[y*out.Stride+i] = 255
-				}
-			}
-		}
+		})
 	}
 	return out
+}
+
+// runs calls each with the start and end (excluded) of every run of positions 0 to n-1
+// at which in holds.
+func runs(n int, in func(int) bool, each func(s, e int)) {
+	for i := 0; i < n; {
+		if !in(i) {
+			i++
+			continue
+		}
+		s := i
+		for i < n && in(i) {
+			i++
+		}
+		each(s, i)
+	}
 }
 
 // invertBands turns the filled dark bands of a page into light ones with dark text: table

@@ -79,6 +79,24 @@ func TestFindPaper(t *testing.T) {
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
+// plain is a grey image of w × h pixels, all of level v.
+func plain(w, h int, v uint8) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = v
+	}
+	return g
+}
+
+// fillRect paints the pixels from x0, y0 up to x1, y1 (excluded) of g at level v.
+func fillRect(g *image.Gray, x0, y0, x1, y1 int, v uint8) {
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			g.Pix[y*g.Stride+x] = v
+		}
+	}
+}
+
 // TestPaperPastBarcode: a receipt whose barcode runs across the paper above its last lines
 // (Lidl's: the date and time under the barcode), on a grey lid, is found down to its bottom
 // edge: the dark band splits the bright region, and the part under it is paper too.
@@ -110,17 +128,8 @@ func TestPaperPastBarcode(t *testing.T) {
 	}
 	// A synthetic band: paper, a black band with the paper's margins beside it, paper again,
 	// on a dark background; and the same band at the paper's end, with nothing after it.
-	s := image.NewGray(image.Rect(0, 0, 100, 200))
-	for i := range s.Pix {
-		s.Pix[i] = 60
-	}
-	fill := func(x0, y0, x1, y1 int, v uint8) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				s.Pix[y*s.Stride+x] = v
-			}
-		}
-	}
+	s := plain(100, 200, 60)
+	fill := func(x0, y0, x1, y1 int, v uint8) { fillRect(s, x0, y0, x1, y1, v) }
 	fill(20, 20, 80, 150, 240)
 	fill(25, 100, 75, 115, 20) // the barcode
 	if got := extendPaper(s, image.Rect(20, 20, 80, 100), 150); got != image.Rect(20, 20, 80, 150) {

@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"fmt"
-	"image"
 	"testing"
 
 	"github.com/papierkram/papierkram/engine/poppler"
@@ -69,13 +68,12 @@ func ruledInvoice() []byte {
 	return testpdf.Drawn("Helvetica", 10, testpdf.Drawing{Texts: at, Rules: rules})
 }
 
-// TestScannedRuledTables: a scan of an invoice whose tables are ruled in a grid is read
-// whole: Tesseract, reading the page as one block, lost the rows between the rules (the
-// VAT table, the rate column, the header) until the rules were whitened (unrule); the
-// recipient's block is found under the sender's line whose bullets OCR reads as letters.
-func TestScannedRuledTables(t *testing.T) {
+// readScanned reads a one-page PDF as a scan of it: rendered at 200 dpi into a PDF
+// without text, as bench/invoicecheck -scan does.
+func readScanned(t *testing.T, doc []byte) *InvoiceResult {
+	t.Helper()
 	e := newExtractor(t)
-	imgs, err := e.PDF.Render(t.Context(), ruledInvoice(), []int{1}, poppler.RenderOptions{DPI: 200, Format: poppler.PNG})
+	imgs, err := e.PDF.Render(t.Context(), doc, []int{1}, poppler.RenderOptions{DPI: 200, Format: poppler.PNG})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +85,15 @@ func TestScannedRuledTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// TestScannedRuledTables: a scan of an invoice whose tables are ruled in a grid is read
+// whole: Tesseract, reading the page as one block, lost the rows between the rules (the
+// VAT table, the rate column, the header) until the rules were whitened (unrule); the
+// recipient's block is found under the sender's line whose bullets OCR reads as letters.
+func TestScannedRuledTables(t *testing.T) {
+	r := readScanned(t, ruledInvoice())
 	inv := r.Invoice
 	var vat, lines []string
 	for _, b := range inv.VATBreakdown {
@@ -111,17 +118,8 @@ func TestScannedRuledTables(t *testing.T) {
 
 // TestUnrule: thin rules across and down are whitened, letters and a filled band kept.
 func TestUnrule(t *testing.T) {
-	g := image.NewGray(image.Rect(0, 0, 1600, 400))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	fill := func(x0, y0, x1, y1 int, v uint8) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = v
-			}
-		}
-	}
+	g := plain(1600, 400, 255)
+	fill := func(x0, y0, x1, y1 int, v uint8) { fillRect(g, x0, y0, x1, y1, v) }
 	fill(50, 20, 1550, 22, 0)    // a rule across
 	fill(50, 20, 52, 300, 0)     // a rule down
 	fill(100, 40, 108, 90, 0)    // a letter's stem
@@ -143,7 +141,6 @@ func TestUnrule(t *testing.T) {
 // on black in a grid (a ReportLab layout) is read with its lines: without the header's
 // columns the rows were no table until the band was made light (invertBands).
 func TestScannedBandedHeader(t *testing.T) {
-	e := newExtractor(t)
 	cols := []float64{60, 230, 300, 360, 450, 510}
 	head := []string{"Description", "Quantity", "Unit", "Unit Price", "VAT %", "Total"}
 	band := testpdf.Band{X0: 55, Y0: 300, X1: 560, Y1: 318}
@@ -182,18 +179,7 @@ func TestScannedBandedHeader(t *testing.T) {
 	for _, x := range append([]float64{55}, append(cols[1:], 560)...) {
 		rules = append(rules, testpdf.Rule{X0: x - 4, Y0: 300, X1: x - 4, Y1: 326 + 22*3})
 	}
-	imgs, err := e.PDF.Render(t.Context(), testpdf.Drawn("Helvetica-Bold", 10, testpdf.Drawing{Texts: at, Rules: rules, Bands: []testpdf.Band{band}}), []int{1}, poppler.RenderOptions{DPI: 200, Format: poppler.PNG})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scan, err := pdf.ImagesToPDF(t.Context(), imgs, pdf.ImagesOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := e.Invoice(t.Context(), scan)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readScanned(t, testpdf.Drawn("Helvetica-Bold", 10, testpdf.Drawing{Texts: at, Rules: rules, Bands: []testpdf.Band{band}}))
 	var lines []string
 	for _, l := range r.Invoice.Lines {
 		lines = append(lines, fmt.Sprintf("%s|%s|%s", l.Item.Name, l.Quantity.Value().StringFixed(0), l.NetAmount))
@@ -206,17 +192,8 @@ func TestScannedBandedHeader(t *testing.T) {
 // TestInvertBands: a dark band with light letters becomes a light band with dark letters;
 // black letters on white and a grid of thin rules stay as they are.
 func TestInvertBands(t *testing.T) {
-	g := image.NewGray(image.Rect(0, 0, 1600, 400))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	fill := func(x0, y0, x1, y1 int, v uint8) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = v
-			}
-		}
-	}
+	g := plain(1600, 400, 255)
+	fill := func(x0, y0, x1, y1 int, v uint8) { fillRect(g, x0, y0, x1, y1, v) }
 	fill(50, 20, 1550, 80, 40) // a navy header band
 	fill(80, 35, 90, 65, 255)  // its white letters
 	fill(100, 35, 130, 42, 255)
@@ -226,19 +203,9 @@ func TestInvertBands(t *testing.T) {
 	}
 	fill(50, 100, 1552, 102, 0)
 	fill(50, 378, 1552, 380, 0)
-	if u := invertBands(func() *image.Gray { // a page photographed on a dark table
-		p := image.NewGray(image.Rect(0, 0, 1600, 1000))
-		for y := 0; y < 1000; y++ {
-			for x := 0; x < 1600; x++ {
-				if x < 500 || x > 1100 || y < 300 || y > 700 {
-					p.Pix[y*p.Stride+x] = 20
-				} else {
-					p.Pix[y*p.Stride+x] = 240
-				}
-			}
-		}
-		return p
-	}()); u.Pix[500*u.Stride+800] != 240 || u.Pix[10*u.Stride+10] != 20 {
+	photo := plain(1600, 1000, 20) // a page photographed on a dark table
+	fillRect(photo, 500, 300, 1101, 701, 240)
+	if u := invertBands(photo); u.Pix[500*u.Stride+800] != 240 || u.Pix[10*u.Stride+10] != 20 {
 		t.Error("the table around a photographed page was taken for a band")
 	}
 	u := invertBands(g)
