@@ -3,6 +3,7 @@ package receipt
 import (
 	"cmp"
 	"context"
+	"image"
 	"math/big"
 	"slices"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/einvoice/syntax"
 	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
 	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/zugferd"
@@ -79,6 +81,9 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 		lay = newLayout(ocrWords)
 	}
 	inv := parseInvoice(text, e.now(), lay)
+	if src == "OCR" && inv.Number == "" && image != nil {
+		inv.Number = e.rereadTitle(ctx, image)
+	}
 	res := &InvoiceResult{Invoice: inv, Source: src, Text: text, PagesNotRead: q.PagesNotRead}
 	var before map[string]string
 	if e.Model != nil {
@@ -106,6 +111,33 @@ func (e *Extractor) Invoice(ctx context.Context, data []byte) (*InvoiceResult, e
 func speck(l string) bool {
 	l = strings.TrimSpace(l)
 	return len([]rune(l)) <= 4 && !hasLetters(l, 2)
+}
+
+// rereadTitle reads the top of a scanned page again, as a column of text of varying sizes
+// (Tesseract's mode 4), for the invoice's number: read as one uniform block, the page lost
+// a title set much larger than its text ("INVOICE INV-2025-1175"), and with it the number.
+func (e *Extractor) rereadTitle(ctx context.Context, page []byte) string {
+	g, err := decodeImage(page)
+	if err != nil {
+		return ""
+	}
+	png, err := encodePNG(crop(g, image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy()*2/5)))
+	if err != nil {
+		return ""
+	}
+	p, err := e.OCR.Read(ctx, png, tesseract.Options{PSM: 4})
+	if err != nil {
+		return ""
+	}
+	if n := parseInvoice(p.Text, e.now(), nil).Number; n != "" {
+		return n
+	}
+	for _, l := range strings.Split(p.Text, "\n") {
+		if n := numberInTitle(strings.TrimSpace(l)); n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // webAddressRE is a web or mail address, or a line that holds one.

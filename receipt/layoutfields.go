@@ -306,9 +306,18 @@ func titleStack(l *layout) (number, date string) {
 // titleNumber is the number a title carries on its line: "Invoice 103767".
 func titleNumber(l *layout) string {
 	for _, s := range l.pages[0] {
-		if m := titleNumberRE.FindStringSubmatch(s.text); m != nil && strings.ContainsAny(m[1], "0123456789") {
-			return strings.TrimRight(m[1], ".-_/")
+		if n := numberInTitle(s.text); n != "" {
+			return n
 		}
+	}
+	return ""
+}
+
+// numberInTitle is the number of a title line ("INVOICE INV-2025-1175"), "" when the line
+// is none or its word has no digit.
+func numberInTitle(s string) string {
+	if m := titleNumberRE.FindStringSubmatch(s); m != nil && strings.ContainsAny(m[1], "0123456789") {
+		return strings.TrimRight(m[1], ".-_/")
 	}
 	return ""
 }

@@ -189,6 +189,29 @@ func TestScannedBandedHeader(t *testing.T) {
 	}
 }
 
+// TestScannedLargeTitle: the number of a scan whose title is set far larger than its text
+// ("INVOICE INV-2025-1175" at 22 points over 9-point text, a ReportLab layout) is read: as one
+// uniform block Tesseract dropped the title, so the page's top is read again (rereadTitle).
+func TestScannedLargeTitle(t *testing.T) {
+	at := []testpdf.At{
+		{X: 60, Y: 70, Text: "INVOICE INV-2025-1175", Size: 22},
+		{X: 70, Y: 110, Text: "SELLER"}, {X: 320, Y: 110, Text: "BUYER"},
+		{X: 70, Y: 128, Text: "TechSolutions SAS"}, {X: 320, Y: 128, Text: "Acme Corporation"},
+		{X: 70, Y: 146, Text: "123 Avenue des Champs-Elysees"}, {X: 320, Y: 146, Text: "27 Rue du Faubourg"},
+		{X: 70, Y: 164, Text: "75008 Paris"}, {X: 320, Y: 164, Text: "75008 Paris"},
+		{X: 70, Y: 182, Text: "VAT ID: FR12345678901"}, {X: 320, Y: 182, Text: "VAT ID: FR98765432109"},
+		{X: 70, Y: 230, Text: "Invoice Date: 2025-05-13"},
+		{X: 70, Y: 300, Text: "Software License   2   1000.00 EUR   2000.00 EUR"},
+		{X: 70, Y: 330, Text: "Total Net Amount   2000.00 EUR"},
+		{X: 70, Y: 345, Text: "VAT Amount 20%   400.00 EUR"},
+		{X: 70, Y: 360, Text: "Grand Total   2400.00 EUR"},
+	}
+	r := readScanned(t, testpdf.Drawn("Helvetica", 9, testpdf.Drawing{Texts: at}))
+	if r.Invoice.Number != "INV-2025-1175" {
+		t.Errorf("number %q\n%s", r.Invoice.Number, r.Text)
+	}
+}
+
 // TestInvertBands: a dark band with light letters becomes a light band with dark letters;
 // black letters on white and a grid of thin rules stay as they are.
 func TestInvertBands(t *testing.T) {

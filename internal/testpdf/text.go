@@ -73,6 +73,7 @@ func winAnsi(s string) string {
 type At struct {
 	X, Y float64
 	Text string
+	Size float64 // in Drawn, the text's size in points; 0: the page's
 }
 
 // TextAt is an A4 PDF with one page per slice, each text set where it says in a standard
@@ -122,7 +123,11 @@ func Drawn(font string, size float64, d Drawing) []byte {
 		fmt.Fprintf(&c, "%.2f %.2f m %.2f %.2f l S\n", r.X0, 842-r.Y0, r.X1, 842-r.Y1)
 	}
 	for _, t := range d.Texts {
-		fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, t.X, 842-t.Y, winAnsi(t.Text))
+		sz := size
+		if t.Size > 0 {
+			sz = t.Size
+		}
+		fmt.Fprintf(&c, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", sz, t.X, 842-t.Y, winAnsi(t.Text))
 	}
 	return a4(font, []string{c.String()})
 }
