@@ -418,7 +418,7 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		// rules of GnuAccounting's grid Tesseract lost the header, the rate column and the
 		// whole VAT table; and with its dark bands made light (invertBands), white text on
 		// a dark table header being no text to Tesseract.
-		bin = invertBands(unrule(prepared))
+		bin = blankGraphics(invertBands(unrule(prepared)))
 		if binPNG, err = encodePNG(bin); err != nil {
 			return "", nil, q, 0, nil, err
 		}
@@ -469,6 +469,11 @@ func ocrPage(p *tesseract.Page, w, h, rotated int, scale float64) poppler.Layout
 	page := poppler.LayoutPage{Width: float64(w) * scale, Height: float64(h) * scale}
 	ws := make([]poppler.Word, 0, len(p.Boxes))
 	for _, b := range p.Boxes {
+		if strings.Trim(b.Text, "|[]") == "" {
+			// A lone bar is a box's side too short for unrule to whiten ("| NET A PAYER |
+			// 100,00 EUR |"): as a word it would part a label from its value.
+			continue
+		}
 		ws = append(ws, poppler.Word{Box: poppler.Box{X0: float64(b.Left) * scale, Y0: float64(b.Top) * scale, X1: float64(b.Left+b.Width) * scale, Y1: float64(b.Top+b.Height) * scale}, Text: b.Text})
 	}
 	if len(ws) > 0 {

@@ -767,3 +767,106 @@ func invertBands(g *image.Gray) *image.Gray {
 	}
 	return out
 }
+
+// blankGraphics whitens the pictures of an invoice's page: a QR code for payment (GiroCode,
+// "Scan to pay"), a barcode, a photo. Tesseract reads them as words ("Beten", "ae", "an
+// Bis"), and words between the sender's and the recipient's blocks join the two into one
+// line ("Adatum Corporation … CRONUS DE"). A picture is dense: on a grid of cells a
+// hundredth of the page's width, a connected area of cells at least a quarter dark (under
+// 128), at least six cells high and wide, at most three times as wide as high, filling
+// half its box, whose pixels are dark enough and without the white rows between lines that
+// text has (picture). A heading set large enough to reach six cells is many times wider
+// than high. Run after invertBands, which makes a dark band light.
+func blankGraphics(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	c := max(4, w/100)
+	cw, ch := w/c, h/c
+	if cw < 6 || ch < 6 {
+		return g
+	}
+	dense := make([]bool, cw*ch)
+	for cy := range ch {
+		for cx := range cw {
+			n := 0
+			for y := cy * c; y < (cy+1)*c; y++ {
+				for x := cx * c; x < (cx+1)*c; x++ {
+					if g.Pix[y*g.Stride+x] < 128 {
+						n++
+					}
+				}
+			}
+			dense[cy*cw+cx] = 4*n >= c*c
+		}
+	}
+	seen := make([]bool, cw*ch)
+	var boxes []image.Rectangle
+	var stack []int
+	for start := range dense {
+		if seen[start] || !dense[start] {
+			continue
+		}
+		seen[start] = true
+		stack = append(stack[:0], start)
+		n, x0, y0, x1, y1 := 0, cw, ch, 0, 0
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := p%cw, p/cw
+			n++
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					qx, qy := x+dx, y+dy
+					if qx < 0 || qy < 0 || qx >= cw || qy >= ch {
+						continue
+					}
+					if i := qy*cw + qx; !seen[i] && dense[i] {
+						seen[i] = true
+						stack = append(stack, i)
+					}
+				}
+			}
+		}
+		bw, bh := x1-x0, y1-y0
+		if bw >= 6 && bh >= 6 && bw <= 3*bh && 2*n >= bw*bh && picture(g, image.Rect(x0*c, y0*c, x1*c, y1*c)) {
+			boxes = append(boxes, image.Rect(x0*c, y0*c, x1*c, y1*c))
+		}
+	}
+	if len(boxes) == 0 {
+		return g
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
+	}
+	for _, b := range boxes {
+		// A cell more on each side: the picture's edge may dip under a quarter in its cells.
+		b = b.Inset(-c).Intersect(out.Rect)
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				out.Pix[y*out.Stride+x] = 255
+			}
+		}
+	}
+	return out
+}
+
+// picture: the box r of g is a picture and no text: at least three tenths of its pixels
+// dark (text, even bold, is a tenth to a quarter), and at most one row in ten blank (the
+// white between the lines of a text; a code's or a photo's rows all hold some dark).
+func picture(g *image.Gray, r image.Rectangle) bool {
+	dark, blank := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		n := 0
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if g.Pix[y*g.Stride+x] < 128 {
+				n++
+			}
+		}
+		dark += n
+		if 50*n < r.Dx() {
+			blank++
+		}
+	}
+	return 10*dark >= 3*r.Dx()*r.Dy() && 10*blank <= r.Dy()
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine/poppler"
+	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/internal/testpdf"
 )
 
@@ -702,5 +703,41 @@ func TestOtherColumnLabel(t *testing.T) {
 		if got != want {
 			t.Errorf("%q: %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestOCRTotalsBox: a totals box as Tesseract reads it off a scan of akretion's Factur-X
+// sample: labels over their values, "TOTAL HT" run together and "TTC" read "TIC"; and the
+// amount due between a box's sides, read as lone bars ("| NET A PAYER | 100,00 EUR |"),
+// which part no label from its value.
+func TestOCRTotalsBox(t *testing.T) {
+	var boxes []tesseract.WordBox
+	word := func(x, y, w int, s string) {
+		boxes = append(boxes, tesseract.WordBox{Left: x, Top: y, Width: w, Height: 20, Text: s, Confidence: 90})
+	}
+	word(960, 1840, 130, "TOTALHT")
+	word(1160, 1840, 80, "TOTAL")
+	word(1250, 1840, 60, "TVA")
+	word(1350, 1840, 80, "TOTAL")
+	word(1440, 1840, 50, "TIC")
+	word(990, 1895, 90, "100,00")
+	word(1180, 1895, 80, "10,00")
+	word(1390, 1895, 90, "110,00")
+	word(1300, 1950, 70, "Acompte")
+	word(1380, 1950, 10, ":")
+	word(1420, 1950, 70, "10,00")
+	word(830, 2000, 6, "|")
+	word(870, 2000, 50, "NET")
+	word(930, 2000, 20, "A")
+	word(960, 2000, 90, "PAYER")
+	word(1140, 2000, 6, "|")
+	word(1250, 2000, 90, "100,00")
+	word(1350, 2000, 50, "EUR")
+	word(1510, 2000, 6, "|")
+	l := newLayout([]poppler.LayoutPage{ocrPage(&tesseract.Page{Boxes: boxes}, 1654, 2339, 0, 72.0/200)})
+	text := "TOTALHT TOTAL TVA TOTAL TIC\n100,00 10,00 110,00\nAcompte : 10,00\n| NET A PAYER | 100,00 EUR |\n"
+	tt := parseInvoice(text, now, l).Totals
+	if tt.NetTotal.String() != "100.00" || tt.VATTotal.String() != "10.00" || tt.GrossTotal.String() != "110.00" || tt.AmountDue.String() != "100.00" {
+		t.Errorf("totals %+v", tt)
 	}
 }

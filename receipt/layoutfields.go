@@ -33,7 +33,7 @@ var (
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
 	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `)`)
 	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
-	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
+	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 	lineTotalGeoRE  = lazyre.New(`(?i)^(?:` + lineTotalLabels + `)\b`)
 )

@@ -503,15 +503,22 @@ func badPartyName(s string) bool {
 // the layout is sure of (a heading, the sender's line) always, another only where the text
 // lines gave no usable name.
 func (g geoParties) apply(inv *einvoice.Invoice) {
+	// A text line that holds both blocks' names ran across the two (OCR's lines join side
+	// by side blocks with a single space: "Adatum Corporation CRONUS DE"): it names neither.
+	across := func(name string) bool {
+		k := nameKey(name)
+		return g.seller != nil && g.buyer != nil && g.seller.name != "" && g.buyer.name != "" &&
+			strings.Contains(k, nameKey(g.seller.name)) && strings.Contains(k, nameKey(g.buyer.name))
+	}
 	set := func(p *einvoice.Party, b *addrBlock, strong bool) {
-		if b == nil || !strong && !badPartyName(p.Name) {
+		if b == nil || !strong && !badPartyName(p.Name) && !across(p.Name) {
 			return
 		}
 		// A name the text lines took from the block's own lines stands (of a name printed
 		// over two lines either may be the one that names the party), unless the block's
 		// name has a legal form and it has none (a contact person under the company).
 		own := slices.ContainsFunc(b.lines, func(l string) bool { return sameName(l, p.Name) })
-		if badPartyName(p.Name) || !own || legalRE.MatchString(b.name) && !legalRE.MatchString(p.Name) {
+		if badPartyName(p.Name) || !own || across(p.Name) || legalRE.MatchString(b.name) && !legalRE.MatchString(p.Name) {
 			p.Name = b.name
 		}
 		if b.address.City != "" {

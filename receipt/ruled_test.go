@@ -242,3 +242,93 @@ func TestInvertBands(t *testing.T) {
 		}
 	}
 }
+
+// qrCode is a square of 25 × 25 modules of side pt, dark where a fixed pseudo-random
+// sequence says, with the three finder squares a QR code has in its corners: what a payment
+// code (GiroCode, "Scan to pay") looks like to OCR.
+func qrCode(x, y, pt float64) []testpdf.Band {
+	var bands []testpdf.Band
+	module := func(c, r int) {
+		bands = append(bands, testpdf.Band{X0: x + float64(c)*pt, Y0: y + float64(r)*pt, X1: x + float64(c+1)*pt, Y1: y + float64(r+1)*pt})
+	}
+	finder := func(c, r int) bool {
+		for _, o := range [][2]int{{0, 0}, {18, 0}, {0, 18}} {
+			dc, dr := c-o[0], r-o[1]
+			if dc >= 0 && dc < 7 && dr >= 0 && dr < 7 {
+				return dc == 0 || dc == 6 || dr == 0 || dr == 6 || dc >= 2 && dc <= 4 && dr >= 2 && dr <= 4
+			}
+		}
+		return false
+	}
+	seed := uint32(2026)
+	for r := range 25 {
+		for c := range 25 {
+			seed = seed*1664525 + 1013904223
+			inFinder := (c < 8 || c >= 17) && r < 8 || c < 8 && r >= 17
+			if inFinder && finder(c, r) || !inFinder && seed>>31 == 1 {
+				module(c, r)
+			}
+		}
+	}
+	return bands
+}
+
+// TestScannedPaymentCode: a scan of an invoice with a payment QR code between the
+// recipient's and the sender's blocks (a Business Central layout) is read with both parties:
+// OCR read the code as words that joined the two blocks' lines until it was whitened
+// (blankGraphics).
+func TestScannedPaymentCode(t *testing.T) {
+	at := []testpdf.At{
+		{X: 48, Y: 40, Text: "Invoice 204518", Size: 16},
+		{X: 48, Y: 62, Text: "March 9, 2026"},
+		{X: 48, Y: 105, Text: "Fabrikam Trading Ltd"}, {X: 430, Y: 105, Text: "Nordwind Moebel GmbH"},
+		{X: 48, Y: 118, Text: "Harbour Lane 7"}, {X: 430, Y: 118, Text: "Kastanienweg 3"},
+		{X: 48, Y: 131, Text: "20457 Hamburg"}, {X: 430, Y: 131, Text: "Lindenau"},
+		{X: 430, Y: 157, Text: "04177 Leipzig"}, {X: 430, Y: 170, Text: "Deutschland"},
+		{X: 48, Y: 240, Text: "No."}, {X: 110, Y: 240, Text: "Description"}, {X: 330, Y: 240, Text: "Quantity"}, {X: 420, Y: 240, Text: "Unit Price"}, {X: 500, Y: 240, Text: "Amount"},
+		{X: 48, Y: 260, Text: "1908-S"}, {X: 110, Y: 260, Text: "Office chair, blue"}, {X: 330, Y: 260, Text: "3"}, {X: 420, Y: 260, Text: "191.00"}, {X: 500, Y: 260, Text: "573.00"},
+		{X: 380, Y: 300, Text: "Subtotal"}, {X: 500, Y: 300, Text: "573.00"},
+		{X: 380, Y: 314, Text: "19% VAT"}, {X: 500, Y: 314, Text: "108.87"},
+		{X: 380, Y: 332, Text: "Total EUR Incl. VAT"}, {X: 500, Y: 332, Text: "681.87"},
+	}
+	r := readScanned(t, testpdf.Drawn("Helvetica", 10, testpdf.Drawing{Texts: at, Bands: qrCode(250, 100, 2.8)}))
+	inv := r.Invoice
+	if inv.Seller.Name != "Nordwind Moebel GmbH" || inv.Buyer.Name != "Fabrikam Trading Ltd" {
+		t.Errorf("seller %q, buyer %q\n%s", inv.Seller.Name, inv.Buyer.Name, r.Text)
+	}
+	if inv.Totals.GrossTotal.String() != "681.87" {
+		t.Errorf("gross %s", inv.Totals.GrossTotal)
+	}
+}
+
+// TestBlankGraphics: a QR code's square is whitened; lines of text, a heading and a rule
+// next to it are kept.
+func TestBlankGraphics(t *testing.T) {
+	g := plain(1600, 1200, 255)
+	for y := 100; y < 300; y += 8 { // a code of 8-pixel modules, half of them dark
+		for x := 700; x < 900; x += 8 {
+			if (x/8*7+y/8*13)%5 < 3 {
+				fillRect(g, x, y, x+8, y+8, 0)
+			}
+		}
+	}
+	for y := 500; y < 800; y += 30 { // text lines: letters 3 pixels wide, 12 high, 5 apart
+		for x := 100; x < 1500; x += 8 {
+			fillRect(g, x, y, x+3, y+12, 0)
+		}
+	}
+	for x := 100; x < 1500; x += 40 { // a heading, its letters 30 pixels high and bold
+		fillRect(g, x, 900, x+28, 1000, 0)
+	}
+	fillRect(g, 100, 1100, 1500, 1103, 0) // a rule
+	u := blankGraphics(g)
+	at := func(x, y int) uint8 { return u.Pix[y*u.Stride+x] }
+	for _, c := range []struct {
+		x, y int
+		want uint8
+	}{{700, 100, 255}, {890, 290, 255}, {101, 505, 0}, {1404, 770, 0}, {110, 950, 0}, {800, 1101, 0}} {
+		if got := at(c.x, c.y); got != c.want {
+			t.Errorf("at %d,%d: %d, want %d", c.x, c.y, got, c.want)
+		}
+	}
+}

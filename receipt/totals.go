@@ -15,14 +15,14 @@ import (
 var (
 	netLabelRE   = lazyre.New(`(?i)^\s*(?:` + netLabels + `)\b`)
 	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+(?:total\s+)?tva)\b`)
-	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s+t\.?t\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
+	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
 	dueLabelRE   = lazyre.New(`(?i)^\s*(?:` + dueLabels + `)\b`)
 )
 
 // netLabels name the net total; text lines and word boxes read them alike.
 const netLabels = `summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|` +
 	`gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|` +
-	`sub-?total|total\s+h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?`
+	`sub-?total|total\s*h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?`
 
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
