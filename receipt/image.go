@@ -775,8 +775,10 @@ func invertBands(g *image.Gray) *image.Gray {
 // hundredth of the page's width, a connected area of cells at least a quarter dark (under
 // 128), at least six cells high and wide, at most three times as wide as high, filling
 // half its box, whose pixels are dark enough and without the white rows between lines that
-// text has (picture). A heading set large enough to reach six cells is many times wider
-// than high. Run after invertBands, which makes a dark band light.
+// text has (picture), and whose box covers at most a fifth of the page: what a photographed
+// page lies on is larger, and its box holds the page. A heading set large enough to reach
+// six cells is many times wider than high. Run after invertBands, which makes a dark band
+// light.
 func blankGraphics(g *image.Gray) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	c := max(4, w/100)
@@ -828,7 +830,7 @@ func blankGraphics(g *image.Gray) *image.Gray {
 			}
 		}
 		bw, bh := x1-x0, y1-y0
-		if bw >= 6 && bh >= 6 && bw <= 3*bh && 2*n >= bw*bh && picture(g, image.Rect(x0*c, y0*c, x1*c, y1*c)) {
+		if bw >= 6 && bh >= 6 && bw <= 3*bh && 2*n >= bw*bh && 5*bw*bh <= cw*ch && picture(g, image.Rect(x0*c, y0*c, x1*c, y1*c)) {
 			boxes = append(boxes, image.Rect(x0*c, y0*c, x1*c, y1*c))
 		}
 	}

@@ -191,13 +191,22 @@ var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]`), 10},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]`), 10},
 	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
 	// Finnish "Yhteensä", Spanish and Portuguese "Importe".
 	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b`), 8},
 	{lazyre.New(`betrag|amount`), 5},
 }
+
+// Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
+// "Summe MwSt", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount before tax ("Total (Excluding GST)", "Total 6% supplies (excl.
+// GST)", "Summe netto") and a subtotal before discounts ("Sub-total", "Zwischensumme"),
+// which wins a tie of votes as the larger figure.
+var (
+	taxSumRE    = lazyre.New(`(?:total|summe|gesamt)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|^\W*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme`)
+)
 
 var (
 	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
@@ -230,7 +239,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			lineOf[k] = line
 		}
 	}
-	var cash, change decimal.Decimal
+	var cash, change, rounding decimal.Decimal
 	for i, l := range p.lower {
 		as := amounts(p.lines[i])
 		v, ok := last(as)
@@ -242,6 +251,9 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 		v = v.Abs()
 		switch {
+		case roundingRE.MatchString(l) && v.LessThanOrEqual(decimal.New(10, -2)):
+			rounding = v // "Rounding Adj 0.02": cash rounded to five cents
+			continue
 		case changeRE.MatchString(l):
 			change = v
 			continue
@@ -255,8 +267,16 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 		for _, w := range totalWords {
 			if w.re.MatchString(l) {
-				if taxRE.MatchString(l) && w.score < 8 {
-					break // MwSt-Betrag, Netto-Betrag
+				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) {
+					break // MwSt-Betrag, Netto-Betrag, Total GST, Sub-total
+				}
+				if len(as) >= 2 && taxRE.MatchString(strings.Join(p.lower[max(0, i-3):i], " ")) {
+					// The total row of a VAT table under its rows ("Total: 12.50 0.75"): its
+					// last figure is the tax; base and tax make a gross, which may be the total.
+					if base := as[0].v.Abs(); v.LessThan(base.Mul(decimal.New(3, -1))) {
+						vote(base.Add(v), 3, i)
+						break
+					}
 				}
 				vote(v, w.score, i)
 				break
@@ -293,6 +313,18 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	if best == "" {
 		return decimal.Decimal{}, 0, -1
 	}
+	if b := values[best]; rounding.Sign() > 0 && !fiveCents(b) {
+		// The total before the cash rounding won: the amount paid is the one the rounding
+		// makes, a multiple of five cents (its sign OCR may have lost).
+		for _, c := range []decimal.Decimal{b.Add(rounding), b.Sub(rounding)} {
+			if fiveCents(c) {
+				k := c.StringFixed(2)
+				votes[k], values[k], lineOf[k] = votes[best], c, lineOf[best]
+				best = k
+				break
+			}
+		}
+	}
 	p.runnersUp = p.runnersUp[:0]
 	for k, s := range named {
 		if k != best && s >= 3 { // named as a total by a line, not only paid or derived
@@ -304,6 +336,15 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	})
 	conf := bestScore / all * min(1, bestScore/10)
 	return values[best], round2(conf), lineOf[best]
+}
+
+// roundingRE is a line of the cash rounding: Malaysia's, Switzerland's, the Netherlands'
+// and Finland's cash totals are rounded to five cents.
+var roundingRE = lazyre.New(`round|rundung|arrondi|afronding|\brnd\b|pembundaran`)
+
+// fiveCents: v is a multiple of five cents.
+func fiveCents(v decimal.Decimal) bool {
+	return v.Mul(decimal.NewFromInt(20)).IsInteger()
 }
 
 // totalCandidate is an amount that other lines name as the total.
@@ -843,6 +884,37 @@ var (
 	noDotDateRE = lazyre.New(`(?:^|[^\d.,])([0-3]\d)([01]\d)[.]((?:19|20)\d{2}|\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
 )
 
+// dates are the day, month and year of each date in l: numeric (dateRE) or with the month's
+// name ("05 Jan 2017", "28 MAR 18"). A match whose year runs on into a separator and a digit
+// is part of something longer ("REG #19- 02/03/2018" holds 02/03/2018, not 19-02-03): the
+// search goes on from its second character, where the date may start.
+func dates(l string) [][]string {
+	var out [][]string
+	for pos := 0; pos < len(l); {
+		loc := dateRE.FindStringSubmatchIndex(l[pos:])
+		if loc == nil {
+			break
+		}
+		yearEnd := pos + loc[7]
+		if yearEnd+1 < len(l) && strings.ContainsRune("./-", rune(l[yearEnd])) && isDigit(l[yearEnd+1]) {
+			pos += loc[2] + 1
+			continue
+		}
+		out = append(out, []string{l[pos+loc[0] : pos+loc[1]], l[pos+loc[2] : pos+loc[3]], l[pos+loc[4] : pos+loc[5]], l[pos+loc[6] : pos+loc[7]]})
+		pos += loc[7]
+	}
+	for _, m := range monthDayRE.FindAllStringSubmatch(l, -1) {
+		if mo, ok := monthNames[strings.ToLower(m[2])]; ok {
+			out = append(out, []string{m[0], m[1], strconv.Itoa(mo), m[3]})
+		}
+	}
+	return out
+}
+
+// monthDayRE is a date with its month's name, day first, as receipts outside Germany print
+// it: "05 Jan 2017", "28 MAR 18", "5. Mai 2020".
+var monthDayRE = lazyre.New(`(?i)(?:^|[^\d])([0-3]?\d)\.?\s?(\pL{3,9})\.?,?\s?((?:19|20)\d{2}|\d{2})(?:[^\d:]|$)`)
+
 // date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
 // then the first; dates in the future or before 1990 are no receipt's date. The time is the
 // one on the date's line, else the first.
@@ -856,7 +928,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	count := map[time.Time]int{}
 	for i, l := range p.lines {
 		keyword := strings.Contains(p.lower[i], "datum") || strings.Contains(p.lower[i], "date")
-		for _, m := range dateRE.FindAllStringSubmatch(l, -1) {
+		for _, m := range dates(l) {
 			if misread(m[1]+m[2]+m[3]) > 1 {
 				continue // more letters than digits misread: words, not a date
 			}
@@ -1100,7 +1172,7 @@ var (
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
-	legalRE   = lazyre.New(`\b(GmbH|GMBH|AG|KG|OHG|e\.\s?K\.|UG|SE|Ltd|LTD|S\.A\.|B\.V\.|S\.r\.l\.)\b`)
+	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
 	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
 )
 

@@ -220,6 +220,29 @@ func TestOtherLanguagesTotals(t *testing.T) {
 	}
 }
 
+// TestTotalsBesideTaxSums: lines with a total's word that name the tax, one rate's sum,
+// the amount before tax or before a discount are no amount paid (receipts that print GST,
+// as Malaysia's, and a German subtotal); a VAT table's total row of base and tax makes a
+// gross, not a total of its tax; a cash rounding's adjustment rounds the total before it to
+// five cents.
+func TestTotalsBesideTaxSums(t *testing.T) {
+	for text, want := range map[string]string{
+		// The VAT table's "TOTAL 45.10 2.70" and "TOTAL GST 2.70" named 2.70.
+		"KEDAI CONTOH\nSUB-TOTAL 45.10\nTOTAL SALES INCL GST 47.80\nTOTAL GST 2.70\nGST SUMMARY AMOUNT TAX\nSR @ 6% 45.10 2.70\nTOTAL 45.10 2.70": "47.80",
+		// "Total Payable" over one rate's sums, with and without GST.
+		"BAKERY\nTotal 0% supplies: 10.00\nTotal 6% supplies (excl. GST): 20.00\nGST: 1.20\nTotal 6% supplies (Inc. GST): 21.20\nTotal Payable: 31.20": "31.20",
+		// "GST payable" is the tax.
+		"CAFE\nTotal (Excluding GST): 21.30\nGST payable (6%): 1.28\nTotal (Inclusive of GST): 22.58\nRounding Adj: -0.03": "22.55",
+		"Total (Inclusive of GST): 67.98\nRounding Adj: 0.02":                                                              "68.00",
+		"Kiosk\nZwischensumme 12,00\nRabatt -2,00\nSumme 10,00":                                                            "10.00",
+		"Laden\nZwischensumme 12,00\nSumme MwSt 1,92\nSumme 12,00":                                                         "12.00",
+	} {
+		if got := Parse(text, now).Data.Gross.String(); got != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
+		}
+	}
+}
+
 // TestMisreadBrand: a brand's name with one letter misread names it when no brand is read
 // right; a short name, or one two letters apart, does not.
 func TestMisreadBrand(t *testing.T) {

@@ -302,7 +302,7 @@ func TestScannedPaymentCode(t *testing.T) {
 }
 
 // TestBlankGraphics: a QR code's square is whitened; lines of text, a heading and a rule
-// next to it are kept.
+// next to it are kept, and so is the dark table a photographed page lies on.
 func TestBlankGraphics(t *testing.T) {
 	g := plain(1600, 1200, 255)
 	for y := 100; y < 300; y += 8 { // a code of 8-pixel modules, half of them dark
@@ -321,6 +321,12 @@ func TestBlankGraphics(t *testing.T) {
 		fillRect(g, x, 900, x+28, 1000, 0)
 	}
 	fillRect(g, 100, 1100, 1500, 1103, 0) // a rule
+	photo := plain(1600, 1200, 30)        // a page photographed on a dark table
+	fillRect(photo, 400, 300, 1200, 900, 240)
+	fillRect(photo, 500, 400, 900, 412, 0)
+	if u := blankGraphics(photo); u.Pix[406*u.Stride+600] != 0 || u.Pix[10*u.Stride+10] != 30 {
+		t.Error("the table around a photographed page was whitened")
+	}
 	u := blankGraphics(g)
 	at := func(x, y int) uint8 { return u.Pix[y*u.Stride+x] }
 	for _, c := range []struct {
