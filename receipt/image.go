@@ -590,6 +590,9 @@ func largestBright(g *image.Gray, box image.Rectangle, t uint8) (image.Rectangle
 	return main.r.Inset(-erode).Add(box.Min).Intersect(box), bestN
 }
 
+// clone copies g into a new image whose origin is (0, 0).
+func clone(g *image.Gray) *image.Gray { return crop(g, image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy())) }
+
 // crop copies r out of g.
 func crop(g *image.Gray, r image.Rectangle) *image.Gray {
 	out := image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
@@ -670,10 +673,7 @@ func unrule(g *image.Gray) *image.Gray {
 			}
 		})
 	}
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
-	}
+	out := clone(g)
 	// A run across is a rule where the runs across stacked on it are few (its thickness
 	// down), its antialiased edge with it; likewise a run down by its thickness across.
 	for x := 0; x < w; x++ {
@@ -720,11 +720,34 @@ func invertBands(g *image.Gray) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	const dark = 100
 	minW, minH, maxH := w/16, max(4, w/100), w/10
-	seen := make([]bool, w*h)
 	var boxes []image.Rectangle
+	components(w, h, false, func(i int) bool { return g.Pix[(i/w)*g.Stride+i%w] < dark }, func(n int, b image.Rectangle) {
+		if b.Dx() >= minW && b.Dy() >= minH && b.Dy() <= maxH && float64(n) >= 0.6*float64(b.Dx()*b.Dy()) {
+			boxes = append(boxes, b)
+		}
+	})
+	if len(boxes) == 0 {
+		return g
+	}
+	out := clone(g)
+	for _, b := range boxes {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				out.Pix[y*out.Stride+x] = 255 - out.Pix[y*out.Stride+x]
+			}
+		}
+	}
+	return out
+}
+
+// components calls each with the size and box of every connected area of the w × h grid's
+// cells at which in holds (cells numbered row by row), 4-connected or, with diagonal,
+// 8-connected.
+func components(w, h int, diagonal bool, in func(i int) bool, each func(n int, box image.Rectangle)) {
+	seen := make([]bool, w*h)
 	stack := make([]int, 0, 1024)
 	for start := range seen {
-		if seen[start] || g.Pix[(start/w)*g.Stride+start%w] >= dark {
+		if seen[start] || !in(start) {
 			continue
 		}
 		seen[start] = true
@@ -736,36 +759,24 @@ func invertBands(g *image.Gray) *image.Gray {
 			x, y := p%w, p/w
 			n++
 			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
-			for _, q := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
-				if q[0] < 0 || q[1] < 0 || q[0] >= w || q[1] >= h {
-					continue
-				}
-				i := q[1]*w + q[0]
-				if !seen[i] && g.Pix[q[1]*g.Stride+q[0]] < dark {
-					seen[i] = true
-					stack = append(stack, i)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if dx == 0 && dy == 0 || !diagonal && dx != 0 && dy != 0 {
+						continue
+					}
+					qx, qy := x+dx, y+dy
+					if qx < 0 || qy < 0 || qx >= w || qy >= h {
+						continue
+					}
+					if i := qy*w + qx; !seen[i] && in(i) {
+						seen[i] = true
+						stack = append(stack, i)
+					}
 				}
 			}
 		}
-		if x1-x0 >= minW && y1-y0 >= minH && y1-y0 <= maxH && float64(n) >= 0.6*float64((x1-x0)*(y1-y0)) {
-			boxes = append(boxes, image.Rect(x0, y0, x1, y1))
-		}
+		each(n, image.Rect(x0, y0, x1, y1))
 	}
-	if len(boxes) == 0 {
-		return g
-	}
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
-	}
-	for _, b := range boxes {
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				out.Pix[y*out.Stride+x] = 255 - out.Pix[y*out.Stride+x]
-			}
-		}
-	}
-	return out
 }
 
 // blankGraphics whitens the pictures of an invoice's page: a QR code for payment (GiroCode,
@@ -800,47 +811,17 @@ func blankGraphics(g *image.Gray) *image.Gray {
 			dense[cy*cw+cx] = 4*n >= c*c
 		}
 	}
-	seen := make([]bool, cw*ch)
 	var boxes []image.Rectangle
-	var stack []int
-	for start := range dense {
-		if seen[start] || !dense[start] {
-			continue
+	components(cw, ch, true, func(i int) bool { return dense[i] }, func(n int, b image.Rectangle) {
+		bw, bh := b.Dx(), b.Dy()
+		if px := image.Rect(b.Min.X*c, b.Min.Y*c, b.Max.X*c, b.Max.Y*c); bw >= 6 && bh >= 6 && bw <= 3*bh && 2*n >= bw*bh && 5*bw*bh <= cw*ch && picture(g, px) {
+			boxes = append(boxes, px)
 		}
-		seen[start] = true
-		stack = append(stack[:0], start)
-		n, x0, y0, x1, y1 := 0, cw, ch, 0, 0
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			x, y := p%cw, p/cw
-			n++
-			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					qx, qy := x+dx, y+dy
-					if qx < 0 || qy < 0 || qx >= cw || qy >= ch {
-						continue
-					}
-					if i := qy*cw + qx; !seen[i] && dense[i] {
-						seen[i] = true
-						stack = append(stack, i)
-					}
-				}
-			}
-		}
-		bw, bh := x1-x0, y1-y0
-		if bw >= 6 && bh >= 6 && bw <= 3*bh && 2*n >= bw*bh && 5*bw*bh <= cw*ch && picture(g, image.Rect(x0*c, y0*c, x1*c, y1*c)) {
-			boxes = append(boxes, image.Rect(x0*c, y0*c, x1*c, y1*c))
-		}
-	}
+	})
 	if len(boxes) == 0 {
 		return g
 	}
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[y*g.Stride:])
-	}
+	out := clone(g)
 	for _, b := range boxes {
 		// A cell more on each side: the picture's edge may dip under a quarter in its cells.
 		b = b.Inset(-c).Intersect(out.Rect)

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"fmt"
+	"image"
 	"testing"
 
 	"github.com/papierkram/papierkram/engine/poppler"
@@ -126,15 +127,7 @@ func TestUnrule(t *testing.T) {
 	fill(120, 60, 170, 66, 0)    // a dash
 	fill(50, 320, 1550, 380, 40) // a dark band
 	u := unrule(g)
-	at := func(x, y int) uint8 { return u.Pix[y*u.Stride+x] }
-	for _, c := range []struct {
-		x, y int
-		want uint8
-	}{{800, 21, 255}, {51, 200, 255}, {104, 60, 0}, {150, 63, 0}, {800, 350, 40}} {
-		if got := at(c.x, c.y); got != c.want {
-			t.Errorf("at %d,%d: %d, want %d", c.x, c.y, got, c.want)
-		}
-	}
+	wantPixels(t, u, []pixel{{800, 21, 255}, {51, 200, 255}, {104, 60, 0}, {150, 63, 0}, {800, 350, 40}})
 }
 
 // TestScannedBandedHeader: a scan of an invoice whose line table is headed in bold white
@@ -232,15 +225,7 @@ func TestInvertBands(t *testing.T) {
 		t.Error("the table around a photographed page was taken for a band")
 	}
 	u := invertBands(g)
-	at := func(x, y int) uint8 { return u.Pix[y*u.Stride+x] }
-	for _, c := range []struct {
-		x, y int
-		want uint8
-	}{{800, 50, 215}, {85, 50, 0}, {105, 200, 0}, {105, 150, 255}, {51, 300, 0}, {800, 101, 0}} {
-		if got := at(c.x, c.y); got != c.want {
-			t.Errorf("at %d,%d: %d, want %d", c.x, c.y, got, c.want)
-		}
-	}
+	wantPixels(t, u, []pixel{{800, 50, 215}, {85, 50, 0}, {105, 200, 0}, {105, 150, 255}, {51, 300, 0}, {800, 101, 0}})
 }
 
 // qrCode is a square of 25 × 25 modules of side pt, dark where a fixed pseudo-random
@@ -328,12 +313,19 @@ func TestBlankGraphics(t *testing.T) {
 		t.Error("the table around a photographed page was whitened")
 	}
 	u := blankGraphics(g)
-	at := func(x, y int) uint8 { return u.Pix[y*u.Stride+x] }
-	for _, c := range []struct {
-		x, y int
-		want uint8
-	}{{700, 100, 255}, {890, 290, 255}, {101, 505, 0}, {1404, 770, 0}, {110, 950, 0}, {800, 1101, 0}} {
-		if got := at(c.x, c.y); got != c.want {
+	wantPixels(t, u, []pixel{{700, 100, 255}, {890, 290, 255}, {101, 505, 0}, {1404, 770, 0}, {110, 950, 0}, {800, 1101, 0}})
+}
+
+// pixel is a grey level wanted at a place of an image.
+type pixel struct {
+	x, y int
+	want uint8
+}
+
+func wantPixels(t *testing.T, g *image.Gray, want []pixel) {
+	t.Helper()
+	for _, c := range want {
+		if got := g.Pix[c.y*g.Stride+c.x]; got != c.want {
 			t.Errorf("at %d,%d: %d, want %d", c.x, c.y, got, c.want)
 		}
 	}
