@@ -469,11 +469,6 @@ func ocrPage(p *tesseract.Page, w, h, rotated int, scale float64) poppler.Layout
 	page := poppler.LayoutPage{Width: float64(w) * scale, Height: float64(h) * scale}
 	ws := make([]poppler.Word, 0, len(p.Boxes))
 	for _, b := range p.Boxes {
-		if strings.Trim(b.Text, "|[]") == "" {
-			// A lone bar is a box's side too short for unrule to whiten ("| NET A PAYER |
-			// 100,00 EUR |"): as a word it would part a label from its value.
-			continue
-		}
 		ws = append(ws, poppler.Word{Box: poppler.Box{X0: float64(b.Left) * scale, Y0: float64(b.Top) * scale, X1: float64(b.Left+b.Width) * scale, Y1: float64(b.Top+b.Height) * scale}, Text: b.Text})
 	}
 	if len(ws) > 0 {

@@ -248,7 +248,9 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 	tried := 0
 	for _, segs := range l.pages {
 		for i, s := range segs {
-			m := label.FindStringIndex(s.text)
+			// OCR reads the sides of a box around a label as bars ("| NET A PAYER |").
+			text := strings.TrimLeft(s.text, "|[ ")
+			m := label.FindStringIndex(text)
 			if m == nil || m[0] != 0 {
 				continue
 			}
@@ -256,7 +258,7 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 				return out // each try looks at the page's segments: the work stays bounded
 			}
 			// OCR reads a table's vertical rule between a label and its value as "|".
-			rest := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s.text[m[1]:]), ":#.| "))
+			rest := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[m[1]:]), ":#.|[] "))
 			if currencyRestRE.MatchString(rest) || parenRestRE.MatchString(rest) {
 				// "Steuerbetrag in EUR", "Total (EUR):": the label names the currency;
 				// "VAT (19%)", "Subtotal (lines)": a remark in brackets ends the label.
@@ -288,15 +290,15 @@ func nearValue(segs []segment, i int, parse func(string) string) string {
 	var right *segment
 	for j := range segs {
 		t := &segs[j]
-		if j == i || t.X0 < s.X1-1 || !sameRow(s.Box, t.Box) {
-			continue
+		if j == i || t.X0 < s.X1-1 || !sameRow(s.Box, t.Box) || strings.Trim(t.text, "|[] ") == "" {
+			continue // a bar alone is a box's side, not the value
 		}
 		if right == nil || t.X0 < right.X0 {
 			right = t
 		}
 	}
 	if right != nil && right.X0-s.X1 < 250 {
-		if v := parse(right.text); v != "" {
+		if v := parse(strings.Trim(right.text, "|[] ")); v != "" {
 			return v
 		}
 	}

@@ -709,7 +709,7 @@ func TestOtherColumnLabel(t *testing.T) {
 // TestOCRTotalsBox: a totals box as Tesseract reads it off a scan of akretion's Factur-X
 // sample: labels over their values, "TOTAL HT" run together and "TTC" read "TIC"; and the
 // amount due between a box's sides, read as lone bars ("| NET A PAYER | 100,00 EUR |"),
-// which part no label from its value.
+// which part no label from its value; bars that part a sender's line stay its separators.
 func TestOCRTotalsBox(t *testing.T) {
 	var boxes []tesseract.WordBox
 	word := func(x, y, w int, s string) {
@@ -734,8 +734,18 @@ func TestOCRTotalsBox(t *testing.T) {
 	word(1250, 2000, 90, "100,00")
 	word(1350, 2000, 50, "EUR")
 	word(1510, 2000, 6, "|")
+	// The sender's line over the recipient's address, its parts parted by bars.
+	for _, w := range []struct {
+		x, w int
+		s    string
+	}{{160, 150, "Nordlicht.fr"}, {320, 6, "|"}, {340, 120, "Rue"}, {470, 30, "de"}, {510, 40, "la"}, {560, 80, "Paix"}, {650, 30, "12"}, {690, 6, "|"}, {710, 90, "75002"}, {810, 80, "Paris"}} {
+		boxes = append(boxes, tesseract.WordBox{Left: w.x, Top: 150, Width: w.w, Height: 20, Text: w.s, Confidence: 90})
+	}
 	l := newLayout([]poppler.LayoutPage{ocrPage(&tesseract.Page{Boxes: boxes}, 1654, 2339, 0, 72.0/200)})
 	text := "TOTALHT TOTAL TVA TOTAL TIC\n100,00 10,00 110,00\nAcompte : 10,00\n| NET A PAYER | 100,00 EUR |\n"
+	if g := layoutParties(l, text); g.sellerName != "Nordlicht.fr" {
+		t.Errorf("seller from the sender's line %q", g.sellerName)
+	}
 	tt := parseInvoice(text, now, l).Totals
 	if tt.NetTotal.String() != "100.00" || tt.VATTotal.String() != "10.00" || tt.GrossTotal.String() != "110.00" || tt.AmountDue.String() != "100.00" {
 		t.Errorf("totals %+v", tt)
