@@ -24,12 +24,14 @@ const maxTextBytes = 256 << 10
 // language and country, each with a confidence. now is the clock for the plausibility of
 // dates. It never fails: what it cannot find stays empty with confidence 0.
 func Parse(text string, now time.Time) *Result {
-	r, _ := parse(text, now)
+	r, _ := parse(text, now, asReceipt)
 	return r
 }
 
-// parse is Parse, also answering the parser (its lines), for the invoice rules.
-func parse(text string, now time.Time) (*Result, *parser) {
+// parse is Parse, also answering the parser (its lines), for the invoice rules; as says
+// what the text is of: an invoice's total is the one before a rounding (BT-112), a
+// receipt's the amount paid.
+func parse(text string, now time.Time, as scanKind) (*Result, *parser) {
 	if len(text) > maxTextBytes {
 		// The start (parties, number, date) and the end (totals, bank details) of a long text.
 		text = text[:maxTextBytes/2] + "\n" + text[len(text)-maxTextBytes/2:]
@@ -40,7 +42,7 @@ func parse(text string, now time.Time) (*Result, *parser) {
 	for i, l := range lines {
 		lower[i] = strings.ToLower(l)
 	}
-	p := &parser{lines: lines, lower: lower, now: now}
+	p := &parser{lines: lines, lower: lower, now: now, as: as}
 	r := &Result{Text: text, VAT: []VATLine{}, Items: []Item{}, Checks: []Check{}, Quality: Quality{Hints: []string{}}}
 	r.Data.Currency = p.currency()
 	var partial []partialVAT
@@ -74,6 +76,7 @@ func parse(text string, now time.Time) (*Result, *parser) {
 type parser struct {
 	lines, lower []string
 	now          time.Time
+	as           scanKind // a receipt's or an invoice's text
 
 	brandDone bool // brand and brandAt are found once: issuer and type both ask
 	brand     *brand
@@ -313,7 +316,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	if best == "" {
 		return decimal.Decimal{}, 0, -1
 	}
-	if b := values[best]; rounding.Sign() > 0 && !fiveCents(b) {
+	if b := values[best]; p.as == asReceipt && rounding.Sign() > 0 && !fiveCents(b) {
 		// The total before the cash rounding won: the amount paid is the one the rounding
 		// makes, a multiple of five cents (its sign OCR may have lost).
 		for _, c := range []decimal.Decimal{b.Add(rounding), b.Sub(rounding)} {

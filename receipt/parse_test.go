@@ -241,6 +241,12 @@ func TestTotalsBesideTaxSums(t *testing.T) {
 			t.Errorf("%q: %s, want %s", text, got, want)
 		}
 	}
+	// An invoice's gross is the one before its rounding (BT-112), which the amount due
+	// carries.
+	inv := ParseInvoice("Gesamtbetrag Netto 121,50 €\nUmsatzsteuer (19,00 %) 23,09 €\nGesamtbetrag Brutto 144,59 €\nRundungsbetrag 0,01 €\nOffener Betrag 144,60 €", now)
+	if tt := inv.Totals; tt.GrossTotal.String() != "144.59" || tt.NetTotal.String() != "121.50" {
+		t.Errorf("invoice totals %+v", tt)
+	}
 }
 
 // TestMisreadBrand: a brand's name with one letter misread names it when no brand is read
