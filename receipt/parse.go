@@ -203,9 +203,10 @@ var totalWords = []struct {
 }
 
 // Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
-// "Summe MwSt", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount before tax ("Total (Excluding GST)", "Total 6% supplies (excl.
-// GST)", "Summe netto") and a subtotal before discounts ("Sub-total", "Zwischensumme"),
-// which wins a tie of votes as the larger figure.
+// "Summe MwSt", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount
+// before tax ("Total (Excluding GST)", "Total 6% supplies (excl. GST)", "Summe netto") and
+// a subtotal before discounts ("Sub-total", "Zwischensumme"), which would win a tie of
+// votes as the larger figure.
 var (
 	taxSumRE    = lazyre.New(`(?:total|summe|gesamt)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|^\W*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%`)
 	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme`)
