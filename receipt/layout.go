@@ -249,7 +249,7 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 	for _, segs := range l.pages {
 		for i, s := range segs {
 			// OCR reads the sides of a box around a label as bars ("| NET A PAYER |").
-			text := strings.TrimLeft(s.text, "|[ ")
+			text := strings.TrimLeft(s.text, boxSides)
 			m := label.FindStringIndex(text)
 			if m == nil || m[0] != 0 {
 				continue
@@ -258,7 +258,7 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 				return out // each try looks at the page's segments: the work stays bounded
 			}
 			// OCR reads a table's vertical rule between a label and its value as "|".
-			rest := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[m[1]:]), ":#.|[] "))
+			rest := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[m[1]:]), ":#."+boxSides))
 			if currencyRestRE.MatchString(rest) || parenRestRE.MatchString(rest) {
 				// "Steuerbetrag in EUR", "Total (EUR):": the label names the currency;
 				// "VAT (19%)", "Subtotal (lines)": a remark in brackets ends the label.
@@ -284,13 +284,17 @@ func (l *layout) labelled(label *lazyre.Regexp, parse func(string) string, limit
 	return out
 }
 
+// boxSides are what OCR reads a box's or a table's vertical rules as, and the space around:
+// "| NET A PAYER | 100,00 EUR |".
+const boxSides = "|[] "
+
 // nearValue is the value beside segs[i] (right, same row) or under it.
 func nearValue(segs []segment, i int, parse func(string) string) string {
 	s := segs[i]
 	var right *segment
 	for j := range segs {
 		t := &segs[j]
-		if j == i || t.X0 < s.X1-1 || !sameRow(s.Box, t.Box) || strings.Trim(t.text, "|[] ") == "" {
+		if j == i || t.X0 < s.X1-1 || !sameRow(s.Box, t.Box) || strings.Trim(t.text, boxSides) == "" {
 			continue // a bar alone is a box's side, not the value
 		}
 		if right == nil || t.X0 < right.X0 {
@@ -298,7 +302,7 @@ func nearValue(segs []segment, i int, parse func(string) string) string {
 		}
 	}
 	if right != nil && right.X0-s.X1 < 250 {
-		if v := parse(strings.Trim(right.text, "|[] ")); v != "" {
+		if v := parse(strings.Trim(right.text, boxSides)); v != "" {
 			return v
 		}
 	}
