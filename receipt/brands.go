@@ -21,7 +21,7 @@ func b(name, pattern, kind, goods string) brand {
 }
 
 // compileBrands compiles the brands' patterns on first use, not at start-up: a process that
-// reads no receipt (most CLI runs) does not pay for 77 Unicode regular expressions.
+// reads no receipt (most CLI runs) does not pay for 123 Unicode regular expressions.
 var compileBrands = sync.OnceFunc(func() {
 	for i := range brands {
 		brands[i].re = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + brands[i].pattern + `)(?:[^\pL]|$)`)
@@ -50,6 +50,39 @@ var brands = []brand{
 	b("Hofer", `hofer`, "", goodsGroceries),
 	b("Carrefour", `carrefour`, "", goodsGroceries),
 	b("Albert Heijn", `albert heijn`, "", goodsGroceries),
+	// The large chains of the neighbouring countries (#20: receipts from other countries
+	// named no issuer where the shop's name is a logo). Words that are also common words
+	// ("Dia", "Jumbo", "Plus", "Action") are found only with what follows them on a receipt.
+	b("Mercadona", `mercadona`, "", goodsGroceries),
+	b("Alcampo", `alcampo`, "", goodsGroceries),
+	b("Eroski", `eroski`, "", goodsGroceries),
+	b("Dia", `supermercados dia|dia retail`, "", goodsGroceries),
+	b("Consum", `consum s\.?\s?coop|consum`, "", goodsGroceries),
+	b("Continente", `continente`, "", goodsGroceries),
+	b("Pingo Doce", `pingo doce`, "", goodsGroceries),
+	b("Auchan", `auchan`, "", goodsGroceries),
+	b("E.Leclerc", `e\.?\s?leclerc`, "", goodsGroceries),
+	b("Intermarché", `intermarch[ée]`, "", goodsGroceries),
+	b("Monoprix", `monoprix`, "", goodsGroceries),
+	b("Franprix", `franprix`, "", goodsGroceries),
+	b("Esselunga", `esselunga`, "", goodsGroceries),
+	b("Conad", `conad`, "", goodsGroceries),
+	b("Eurospin", `eurospin`, "", goodsGroceries),
+	b("Migros", `migros`, "", goodsGroceries),
+	b("Coop", `coop`, "", goodsGroceries),
+	b("Denner", `denner`, "", goodsGroceries),
+	b("Volg", `volg`, "", goodsGroceries),
+	b("Jumbo", `jumbo supermarkten|jumbo\.com`, "", goodsGroceries),
+	b("Delhaize", `delhaize`, "", goodsGroceries),
+	b("Colruyt", `colruyt`, "", goodsGroceries),
+	b("Biedronka", `biedronka`, "", goodsGroceries),
+	b("Żabka", `[żz]abka`, "", goodsGroceries),
+	b("Stokrotka", `stokrotka`, "", goodsGroceries),
+	b("Kruidvat", `kruidvat`, "", goodsGroceries),
+	b("Famila", `famila`, "", goodsGroceries),
+	b("Alnatura", `alnatura`, "", goodsGroceries),
+	b("denn's", `denn'?s biomarkt`, "", goodsGroceries),
+	b("Budni", `budnikowsky|budni`, "", goodsGroceries),
 	b("dm", `dm-drogerie|dm drogerie|dm\.de`, "", goodsGroceries),
 	b("Rossmann", `rossmann`, "", goodsGroceries),
 	b("Müller", `m[üu]ller drogerie|drogerie m[üu]ller`, "", goodsGroceries),
@@ -64,7 +97,13 @@ var brands = []brand{
 	b("XXXLutz", `xxxlutz`, "", goodsFurniture),
 	b("Höffner", `h[öo]ffner`, "", goodsFurniture),
 	b("POCO", `poco`, "", goodsFurniture),
+	b("HELLWEG", `hellweg`, "", goodsTools),
+	b("Leroy Merlin", `leroy merlin`, "", goodsTools),
+	b("Castorama", `castorama`, "", goodsTools),
+	b("Decathlon", `decathlon`, "", ""),
 	b("MediaMarkt", `media\s?markt`, "", goodsElectronics),
+	b("Conrad", `conrad electronic`, "", goodsElectronics),
+	b("Fnac", `fnac`, "", goodsElectronics),
 	b("Saturn", `saturn`, "", goodsElectronics),
 	b("Staples", `staples`, "", goodsOffice),
 	b("McPaper", `mcpaper`, "", goodsOffice),
@@ -82,6 +121,11 @@ var brands = []brand{
 	b("Star", `star tankstelle|orlen`, Fuel, ""),
 	b("OMV", `omv`, Fuel, ""),
 	b("Agip", `agip|eni station`, Fuel, ""),
+	b("Repsol", `repsol`, Fuel, ""),
+	b("Cepsa", `cepsa`, Fuel, ""),
+	b("Galp", `galp`, Fuel, ""),
+	b("Q8", `q8`, Fuel, ""),
+	b("Tamoil", `tamoil`, Fuel, ""),
 	// Transport.
 	b("Deutsche Bahn", `deutsche bahn|db fernverkehr|db regio|db vertrieb|bahn\.de`, Train, ""),
 	b("ÖBB", `[öo]bb`, Train, ""),
@@ -112,6 +156,11 @@ var brands = []brand{
 	b("Nordsee", `nordsee`, Restaurant, ""),
 	b("Subway", `subway`, Restaurant, ""),
 	b("KFC", `kfc`, Restaurant, ""),
+	b("Domino's", `domino'?s pizza`, Restaurant, ""),
+	b("Pizza Hut", `pizza hut`, Restaurant, ""),
+	b("Five Guys", `five guys`, Restaurant, ""),
+	b("Tim Hortons", `tim hortons`, Restaurant, ""),
+	b("Dunkin'", `dunkin'?`, Restaurant, ""),
 	// Pharmacies have no brand but say what they are.
 	b("Apotheke", `apotheke`, "", goodsPharmacy),
 }

@@ -111,7 +111,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if err != nil {
 		return nil, err
 	}
-	r, p := parse(text, e.now(), asReceipt)
+	r, p := parse(text, e.now(), asReceipt, scan.doubtful())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
 		e.secondReading(ctx, r, secondImage(image, scan, r, e.now()))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/engine/tesseract"
 )
 
 func reading(rs []einvoice.Reading, path string) (einvoice.Reading, bool) {
@@ -144,5 +145,40 @@ func TestStreetIsNoIssuer(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.Issuer.Address, "Warburger StraBe 130") {
 		t.Errorf("address %q", r.Issuer.Address)
+	}
+}
+
+// TestIssuerFromSureLines: what OCR makes of a logo (read with low confidence) names no
+// issuer, nor does an address that starts with its street's word, a greeting or the
+// document's title; a legal form on a line of its own joins the name above it.
+func TestIssuerFromSureLines(t *testing.T) {
+	var boxes []tesseract.WordBox
+	for i, l := range []struct {
+		text string
+		conf float64
+	}{{"aa EEE", 30}, {"ar Pere", 26}, {"FEO HENG STATIONERY", 72}, {"NO. 53, JALAN BESAR", 90}, {"TOTAL 24.00", 90}} {
+		for _, w := range strings.Fields(l.text) {
+			boxes = append(boxes, tesseract.WordBox{Left: 10, Top: 40 * i, Width: 50, Height: 30, Text: w, Confidence: l.conf, Line: i})
+		}
+	}
+	s := &scanRead{page: &tesseract.Page{Boxes: boxes}}
+	text := "aa EEE\nar Pere\nFEO HENG STATIONERY\nNO. 53, JALAN BESAR\nTOTAL 24.00\n15/01/2018"
+	if r, _ := parse(text, now, asReceipt, s.doubtful()); r.Data.Issuer != "FEO HENG STATIONERY" {
+		t.Errorf("issuer %q beside OCR's unsure lines", r.Data.Issuer)
+	}
+	if r, _ := parse(text, now, asReceipt, nil); r.Data.Issuer == "FEO HENG STATIONERY" {
+		t.Errorf("issuer %q without the confidences: the case tests nothing", r.Data.Issuer)
+	}
+	for text, want := range map[string]string{
+		"Jalan Pinang 21\nTAN WOON YANN\nTOTAL 7.00":                 "TAN WOON YANN",
+		"Thank you, please come again\nKEDAI RUNCIT ABC\nTOTAL 7.00": "KEDAI RUNCIT ABC",
+		"SIMPLIFIED TAX INVOICE\nKEDAI RUNCIT ABC\nTOTAL 7.00":       "KEDAI RUNCIT ABC",
+		"| Calle Mayor 5\nPanadería Sol\nTOTAL 7,00":                 "Panadería Sol",
+		"BORONG MAJU\nSDN BHD\nJalan Besar 3\nTOTAL 3.20":            "BORONG MAJU SDN BHD",
+		"Mercadona, S.A.\nC/ Valencia 5\nTOTAL 7,00":                 "Mercadona",
+	} {
+		if got := Parse(text, now).Data.Issuer; got != want {
+			t.Errorf("%q: issuer %q, want %q", text, got, want)
+		}
 	}
 }

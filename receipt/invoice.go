@@ -182,7 +182,7 @@ func ParseInvoice(text string, now time.Time) *einvoice.Invoice {
 // parseInvoice is ParseInvoice with the document's layout, when there is one (a text PDF's
 // word boxes): refineByLayout corrects what the text lines misread.
 func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
-	r, p := parse(text, now, asPage)
+	r, p := parse(text, now, asPage, nil)
 	all := strings.Join(p.lines, "\n")
 	inv := &einvoice.Invoice{TypeCode: "380", Currency: r.Data.Currency}
 	if m := invNumberRE.FindStringSubmatch(all); m != nil {

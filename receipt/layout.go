@@ -312,7 +312,12 @@ func nearValue(segs []segment, i int, parse func(string) string) string {
 			continue
 		}
 		if t.Y0-s.Y1 > 3*s.h() {
-			break
+			// A row's segments stand in its order left to right: a taller one's top (an
+			// OCR box around a figure in its cell) is above its left neighbour's.
+			if t.Y0-s.Y1 > 6*s.h() {
+				break
+			}
+			continue
 		}
 		if !overlapX(s.Box, t.Box) {
 			continue

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/internal/testpdf"
 )
 
@@ -749,5 +751,37 @@ func TestOCRTotalsBox(t *testing.T) {
 	tt := parseInvoice(text, now, l).Totals
 	if tt.NetTotal.String() != "100.00" || tt.VATTotal.String() != "10.00" || tt.GrossTotal.String() != "110.00" || tt.AmountDue.String() != "100.00" {
 		t.Errorf("totals %+v", tt)
+	}
+}
+
+// TestTallFigureUnderLabel: OCR's box of a figure in its cell is taller than the text
+// beside it, so a row can hold a line of small print that stands lower than the figure and
+// comes first, left to right. The figure under its label is still its value
+// (akretion's Facture_F20180027 as a scan).
+func TestTallFigureUnderLabel(t *testing.T) {
+	var boxes []tesseract.WordBox
+	word := func(x, y, w, h int, s string) {
+		boxes = append(boxes, tesseract.WordBox{Left: x, Top: y, Width: w, Height: h, Text: s, Confidence: 90})
+	}
+	word(1000, 1840, 50, 15, "TOTAL")
+	word(1060, 1840, 30, 15, "HT")
+	word(1170, 1840, 50, 15, "TOTAL")
+	word(1230, 1840, 40, 15, "TVA")
+	word(1360, 1840, 50, 15, "TOTAL")
+	word(1420, 1840, 40, 15, "TTC")
+	for i, s := range strings.Fields("Les règlements reçus avant la date d'échéance ne donnent pas lieu") {
+		word(130+i*70, 1905, 60, 15, s)
+	}
+	word(1020, 1885, 60, 35, "100,00")
+	word(1190, 1885, 50, 35, "10,00")
+	word(1390, 1885, 60, 35, "110,00")
+	l := newLayout([]poppler.LayoutPage{ocrPage(&tesseract.Page{Boxes: boxes}, 1654, 2339, 0, 72.0/200)})
+	for _, c := range []struct {
+		label *lazyre.Regexp
+		want  string
+	}{{netLabelGeoRE, "100"}, {vatLabelGeoRE, "10"}, {grossLabelGeoRE, "110"}} {
+		if got := l.labelled(c.label, layoutAmount, 2); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%v: %q, want %s", c.label, got, c.want)
+		}
 	}
 }

@@ -22,7 +22,7 @@ func TestTableLines(t *testing.T) {
    4                    Stadtfahrt - 2,00 Euro je   2,00           6 km               7%          13,00
 Umsatzsteueraufschlüsselung
 Summe 248,50`
-	_, p := parse(text, now, asPage)
+	_, p := parse(text, now, asPage, nil)
 	var got []string
 	for _, it := range tableLines(p.lines, decimalComma(p.lines)) {
 		got = append(got, fmt.Sprintf("%s|%s|%s|%s", it.Description, it.Quantity, it.UnitPrice, it.Total))
@@ -32,18 +32,18 @@ Summe 248,50`
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 	// Points as decimal separators, an English header.
-	_, p = parse("Description   Qty   Unit price   Amount\nConsulting   2   1,200.00   2,400.00\nTotal 2,400.00", now, asPage)
+	_, p = parse("Description   Qty   Unit price   Amount\nConsulting   2   1,200.00   2,400.00\nTotal 2,400.00", now, asPage, nil)
 	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 1 || items[0].Total.String() != "2400.00" || items[0].Quantity.String() != "2" {
 		t.Errorf("English table: %+v", items)
 	}
 	// "Amount" first is the quantity's column (GnuAccounting's English layout).
-	_, p = parse("Amount            Product                        VAT      Price      Total\n1.00              Design (hours): Of a sample    7%       160.00 €   160.00 €\n800.00       Hot air (litres):                   19%      0.025 €    20.00 €\nNet total: 180.00 €", now, asPage)
+	_, p = parse("Amount            Product                        VAT      Price      Total\n1.00              Design (hours): Of a sample    7%       160.00 €   160.00 €\n800.00       Hot air (litres):                   19%      0.025 €    20.00 €\nNet total: 180.00 €", now, asPage, nil)
 	if items := tableLines(p.lines, decimalComma(p.lines)); len(items) != 2 || items[1].Total.String() != "20.00" || items[1].Quantity.String() != "800.00" || items[1].Description != "Hot air (litres)" {
 		t.Errorf("Amount first: %+v", items)
 	}
 	// A name may hold a colon (GnuAccounting's rows as OCR reads them); a code's label is
 	// no name.
-	_, p = parse("Menge   Produkt   USt.   Preis   Gesamtbetrag\n400,00   Luftballon: Bunt, ca. 500ml   19%   0,79 €   316,00 €\n200,00   Heiße Luft pro Liter:   19%   0,10 €   20,00 €\nGTIN: 4012345001235 Trennblätter 20 9,90 198,00\nNettobetrag: 534,00 €", now, asPage)
+	_, p = parse("Menge   Produkt   USt.   Preis   Gesamtbetrag\n400,00   Luftballon: Bunt, ca. 500ml   19%   0,79 €   316,00 €\n200,00   Heiße Luft pro Liter:   19%   0,10 €   20,00 €\nGTIN: 4012345001235 Trennblätter 20 9,90 198,00\nNettobetrag: 534,00 €", now, asPage, nil)
 	got = nil
 	for _, it := range tableLines(p.lines, decimalComma(p.lines)) {
 		got = append(got, it.Description)

@@ -24,14 +24,15 @@ const maxTextBytes = 256 << 10
 // language and country, each with a confidence. now is the clock for the plausibility of
 // dates. It never fails: what it cannot find stays empty with confidence 0.
 func Parse(text string, now time.Time) *Result {
-	r, _ := parse(text, now, asReceipt)
+	r, _ := parse(text, now, asReceipt, nil)
 	return r
 }
 
 // parse is Parse, also answering the parser (its lines), for the invoice rules; as says
 // what the text is of: an invoice's total is the one before a rounding (BT-112), a
-// receipt's the amount paid.
-func parse(text string, now time.Time, as scanKind) (*Result, *parser) {
+// receipt's the amount paid. doubtful names the lines OCR was unsure of (nil for a text
+// layer): they name no issuer.
+func parse(text string, now time.Time, as scanKind, doubtful map[string]bool) (*Result, *parser) {
 	if len(text) > maxTextBytes {
 		// The start (parties, number, date) and the end (totals, bank details) of a long text.
 		text = text[:maxTextBytes/2] + "\n" + text[len(text)-maxTextBytes/2:]
@@ -42,7 +43,7 @@ func parse(text string, now time.Time, as scanKind) (*Result, *parser) {
 	for i, l := range lines {
 		lower[i] = strings.ToLower(l)
 	}
-	p := &parser{lines: lines, lower: lower, now: now, as: as}
+	p := &parser{lines: lines, lower: lower, now: now, as: as, doubtful: doubtful}
 	r := &Result{Text: text, VAT: []VATLine{}, Items: []Item{}, Checks: []Check{}, Quality: Quality{Hints: []string{}}}
 	r.Data.Currency = p.currency()
 	var partial []partialVAT
@@ -77,6 +78,7 @@ type parser struct {
 	lines, lower []string
 	now          time.Time
 	as           scanKind // a receipt's or an invoice's text
+	doubtful     map[string]bool
 
 	brandDone bool // brand and brandAt are found once: issuer and type both ask
 	brand     *brand
@@ -1177,7 +1179,7 @@ var (
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
 	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
-	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere)`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon)`)
 )
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
@@ -1275,23 +1277,30 @@ func (p *parser) issuer() (Issuer, float64) {
 			conf = 0.8
 		}
 	}
+	// The lines that can name the issuer: not those OCR was unsure of, which a logo leaves
+	// above the name.
+	head := slices.DeleteFunc(slices.Clone(p.lines), func(l string) bool { return p.doubtful[l] })
 	if is.Name == "" {
-		for i, l := range p.lines {
+		for i, l := range head {
 			if i > 8 {
 				break
 			}
 			if legalRE.MatchString(l) && hasLetters(l, 4) {
 				is.Name, conf = strings.TrimSpace(l), 0.7
+				// A legal form on a line of its own belongs to the name above it.
+				if i > 0 && !hasLetters(legalRE.ReplaceAllString(l, ""), 3) && nameLike(head[i-1]) {
+					is.Name = strings.TrimSpace(head[i-1]) + " " + is.Name
+				}
 				break
 			}
 		}
 	}
 	if is.Name == "" {
-		for i, l := range p.lines {
+		for i, l := range head {
 			if i > 5 {
 				break
 			}
-			if nameLike(l) && !junkStart.MatchString(l) {
+			if nameLike(l) && !junkStart.MatchString(strings.TrimLeftFunc(l, notLetter)) {
 				is.Name, conf = strings.TrimSpace(l), 0.4
 				break
 			}
@@ -1299,6 +1308,8 @@ func (p *parser) issuer() (Issuer, float64) {
 	}
 	return is, conf
 }
+
+func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 
 // nameLike: mostly letters, a few words, no address or amount.
 func nameLike(l string) bool {
@@ -1312,8 +1323,12 @@ func nameLike(l string) bool {
 			others++
 		}
 	}
-	return letters >= 4 && others <= letters/4 && !postRE.MatchString(l) && !streetRE.MatchString(l) && len(amounts(l)) == 0
+	return letters >= 4 && others <= letters/4 && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressStartRE.MatchString(l) && len(amounts(l)) == 0
 }
+
+// addressStartRE: a line that starts as an address does where the street's word comes
+// first (Malay, Spanish, Italian, French, Polish) or with a house number.
+var addressStartRE = lazyre.New(`(?i)^\W*(no\.?\s?\d|jalan|jln\.?|lorong|taman|kg\.|kampung|lot\s|calle|c/|avda\.?|avenida|via|viale|piazza|corso|rue|avenue|boulevard|ul\.|ulica)(\s|$)`)
 
 var langWords = map[string][]string{
 	"de": {"summe", "zahlen", "mwst", "rückgeld", "datum", "uhr", "vielen dank", "betrag", "gesamt", "bar", "netto", "brutto", "kasse", "artikel"},

@@ -21,6 +21,8 @@ type scanRead struct {
 type textRow struct {
 	text                     string
 	top, bottom, left, right int
+	conf                     float64 // the mean of its words' confidences, 0–100
+	words                    int
 }
 
 // rows groups the words by their text line, in reading order.
@@ -34,6 +36,8 @@ func (s *scanRead) rows() []textRow {
 			out = append(out, textRow{top: -1})
 		}
 		r := &out[b.Line]
+		r.conf = (r.conf*float64(r.words) + b.Confidence) / float64(r.words+1)
+		r.words++
 		if r.top < 0 {
 			r.text, r.top, r.bottom, r.left, r.right = b.Text, b.Top, b.Top+b.Height, b.Left, b.Left+b.Width
 			continue
@@ -44,6 +48,26 @@ func (s *scanRead) rows() []textRow {
 	}
 	return slices.DeleteFunc(out, func(r textRow) bool { return r.top < 0 })
 }
+
+// doubtful names the text lines Tesseract read with a mean word confidence under
+// doubtfulLine: what it makes of a logo, a stamp or a crease ("aa EEE", "ar Pere") reads
+// like a name to the rules but not to Tesseract. Nil without word boxes.
+func (s *scanRead) doubtful() map[string]bool {
+	if s == nil || s.page == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, r := range s.rows() {
+		if r.conf < doubtfulLine {
+			out[strings.TrimSpace(r.text)] = true
+		}
+	}
+	return out
+}
+
+// doubtfulLine: on the SROIE tuning receipts, the lines a logo left read at 6–48, the
+// shops' names at 57 and above (bench/receiptcheck).
+const doubtfulLine = 50
 
 // Bounds of the partial second reading.
 const (
