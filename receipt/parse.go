@@ -443,6 +443,9 @@ type partialVAT struct {
 // naming its columns) whose three amounts fit one of the country's rates gets that rate.
 // Lines with a rate whose amounts do not fit are kept apart for completeVAT.
 func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
+	if ls := p.ptuBreakdown(); len(ls) > 0 {
+		return ls, nil
+	}
 	out := []VATLine{}
 	var partial []partialVAT
 	seen := map[string]bool{}
@@ -1238,6 +1241,66 @@ func vatIDsByParty(lines []string, except ...string) (issuer, buyer string) {
 
 // labelledVATRE is a VAT id's label and a value of a VAT id's general shape.
 var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?|ust-?id(?:nr)?\.?|umsatzsteuer-?id(?:entifikationsnummer)?|vat\s?(?:id|reg\.?\s?no\.?|number|no\.?))\s?[:.]?\s*)([A-Z]{2}[0-9A-Z]{8,12})\b`)
+
+// ptuSaleRE and ptuTaxRE read the tax summary of a Polish fiscal receipt, which every
+// fiscal printer prints alike: the sales of each rate's letter ("SPRZEDAŻ OPODATKOWANA A
+// 99,55", "Sprzed. opod. PTU A 99,55") and that letter's rate and tax ("PTU A 23,00%
+// 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed" and "Kwota" as "Kuota".
+var (
+	ptuSaleRE = lazyre.New(`(?i)^sp\S{0,3}ed\S*\s*opod\S*?\s*(?:ptu\s*)?([a-g])\s+-?\d`)
+	ptuTaxRE  = lazyre.New(`(?i)^(?:k[wuv]ota|ptu)\s*([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*%?\s+-?\d`)
+)
+
+// ptuBreakdown is a Polish receipt's VAT breakdown by its rates' letters: a letter's sales
+// are its gross, its tax is printed with its rate. A letter whose tax does not fit its
+// sales at its rate (to two cents) is left to the general reader.
+func (p *parser) ptuBreakdown() []VATLine {
+	type letter struct {
+		gross, tax, rate decimal.Decimal
+		sale, taxed      bool
+	}
+	var order []string
+	byLetter := map[string]*letter{}
+	get := func(c string) *letter {
+		c = strings.ToUpper(c)
+		if byLetter[c] == nil {
+			byLetter[c] = &letter{}
+			order = append(order, c)
+		}
+		return byLetter[c]
+	}
+	for _, l := range p.lines {
+		as := amounts(l)
+		if len(as) == 0 {
+			continue
+		}
+		last := as[len(as)-1].v
+		if m := ptuSaleRE.FindStringSubmatch(l); m != nil {
+			g := get(m[1])
+			g.gross, g.sale = last, true
+		} else if m := ptuTaxRE.FindStringSubmatch(l); m != nil {
+			rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "."))
+			if err != nil || !plausibleRate(rate) {
+				continue
+			}
+			g := get(m[1])
+			g.tax, g.rate, g.taxed = last, decimal.RequireFromString(rate.String()), true // 23,00 % is 23
+		}
+	}
+	var out []VATLine
+	for _, c := range order {
+		g := byLetter[c]
+		if !g.sale || !g.taxed {
+			continue
+		}
+		want := g.gross.Mul(g.rate).Div(g.rate.Add(decimal.NewFromInt(100))).Round(2)
+		if want.Sub(g.tax).Abs().GreaterThan(decimal.New(2, -2)) {
+			continue
+		}
+		out = append(out, VATLine{Rate: einvoice.NewDecimal(g.rate), Net: money(g.gross.Sub(g.tax)), VAT: money(g.tax), Gross: money(g.gross), Code: c})
+	}
+	return out
+}
 
 // cellSepRE parts a text line of the layout into its cells.
 var cellSepRE = lazyre.New(`\s{3,}`)

@@ -1,7 +1,9 @@
 package receipt
 
 import (
+	"fmt"
 	"github.com/shopspring/decimal"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -308,6 +310,26 @@ func TestVATIDsByParty(t *testing.T) {
 		issuer, buyer := vatIDsByParty(c.lines)
 		if issuer != c.issuer || buyer != c.buyer {
 			t.Errorf("%s: issuer %q, buyer %q; want %q, %q", name, issuer, buyer, c.issuer, c.buyer)
+		}
+	}
+}
+
+// TestPolishTaxSummary: a Polish fiscal receipt's tax summary, each rate's letter with its
+// sales and, on the next line, its rate and tax, as printed and as OCR misreads it.
+func TestPolishTaxSummary(t *testing.T) {
+	for _, text := range []string{
+		"CARREFOUR POLSKA\nPARAGON FISKALNY\nSprzed.opod.PTU A 99,55\nKwota A 23,00% 18,62\nSprzed.opod.PTU C 154,77\nKwota C 05,00% 7,37\nPodatek PTU 25,99\nSUMA PLN 254,32\n19.11.2025",
+		"CARREFOUR POLSKA\nSpr2ed.opod.PTUA 99.55\nKuota A23.00 18.62\nSprzed.opod.PTUC 154.77\nKuota C 05.00 7.37\nPodatek PTU 25.99\nSUMA PLN 254,32\n19.11.2025",
+		"BIEDRONKA\nSPRZEDAŻ OPODATKOWANA A 99,55\nPTU A 23,00 % 18,62\nSPRZEDAŻ OPODATKOWANA C 154,77\nPTU C 5,00 % 7,37\nSUMA PTU 25,99\nSUMA PLN 254,32\n19.11.2025",
+	} {
+		r := Parse(text, now)
+		var got []string
+		for _, l := range r.VAT {
+			got = append(got, fmt.Sprintf("%s %s:%s/%s/%s", l.Code, l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		want := []string{"A 23:80.93/18.62/99.55", "C 5:147.40/7.37/154.77"}
+		if !slices.Equal(got, want) || r.Data.Gross.String() != "254.32" {
+			t.Errorf("%q:\nVAT %q, want %q; total %s", text, got, want, r.Data.Gross)
 		}
 	}
 }
