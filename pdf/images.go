@@ -286,6 +286,17 @@ func imageMatrix(o int, x, y, w, h float64) []string {
 	return out
 }
 
+// Orientation is a JPEG's EXIF orientation, 1 to 8 (1, upright as stored, for another
+// image, a JPEG without one or one that cannot be read): a phone stores its photo as the
+// sensor saw it and says in the orientation how it is to be shown.
+func Orientation(data []byte) int {
+	p := picture{orient: 1}
+	if !bytes.HasPrefix(data, []byte{0xff, 0xd8, 0xff}) || jpegInfo(data, &p) != nil {
+		return 1
+	}
+	return p.orient
+}
+
 // sniffImage tells the type of data by its bytes and reads what the pages need, checking
 // sizes before anything decodes the pixels.
 func sniffImage(i int, data []byte) ([]picture, error) {

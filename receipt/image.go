@@ -14,6 +14,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/pdf"
 )
 
 // Bounds on images: a decompression bomb is refused before it is decoded.
@@ -47,7 +48,43 @@ func decodeImage(data []byte) (*image.Gray, error) {
 	if err != nil {
 		return nil, fault.Wrap(fault.InvalidInput, err, "the %s image is damaged: %v", format, err)
 	}
-	return toGray(img), nil
+	return upright(toGray(img), pdf.Orientation(data)), nil
+}
+
+// upright turns g as EXIF orientation o says it is shown. A phone stores its photo as the
+// sensor saw it: a receipt photographed upright is stored on its side, with orientation 6
+// (#20: 25 of 30 Swiss receipt photos), and Tesseract read it sideways or not at all.
+func upright(g *image.Gray, o int) *image.Gray {
+	switch o {
+	case 2:
+		return mirror(g)
+	case 3:
+		return turn(g, 180)
+	case 4:
+		return mirror(turn(g, 180))
+	case 5:
+		return turn(mirror(g), 270)
+	case 6:
+		return turn(g, 90)
+	case 7:
+		return turn(mirror(g), 90)
+	case 8:
+		return turn(g, 270)
+	}
+	return g
+}
+
+// mirror flips g left to right.
+func mirror(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		src, dst := g.Pix[y*g.Stride:y*g.Stride+w], out.Pix[y*out.Stride:y*out.Stride+w]
+		for x := range w {
+			dst[w-1-x] = src[x]
+		}
+	}
+	return out
 }
 
 // checkSize refuses an image too small to read or too large to decode.

@@ -245,3 +245,64 @@ func TestBinarize(t *testing.T) {
 		t.Errorf("a global threshold gets only %d of %d pixels wrong: the test image is too easy", global, w*h)
 	}
 }
+
+// TestUpright: each EXIF orientation turns the stored pixels as a viewer shows them
+// (displayed(x, y) as the orientation's definition reads the stored image).
+func TestUpright(t *testing.T) {
+	const w, h = 3, 2
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(10 + i)
+	}
+	at := func(x, y int) uint8 { return g.Pix[y*g.Stride+x] }
+	for o, shown := range map[int]func(x, y int) uint8{
+		1: func(x, y int) uint8 { return at(x, y) },
+		2: func(x, y int) uint8 { return at(w-1-x, y) },
+		3: func(x, y int) uint8 { return at(w-1-x, h-1-y) },
+		4: func(x, y int) uint8 { return at(x, h-1-y) },
+		5: func(x, y int) uint8 { return at(y, x) },
+		6: func(x, y int) uint8 { return at(y, h-1-x) },
+		7: func(x, y int) uint8 { return at(w-1-y, h-1-x) },
+		8: func(x, y int) uint8 { return at(w-1-y, x) },
+	} {
+		u := upright(g, o)
+		dw, dh := w, h
+		if o >= 5 {
+			dw, dh = h, w
+		}
+		if u.Rect.Dx() != dw || u.Rect.Dy() != dh {
+			t.Fatalf("orientation %d: %v", o, u.Rect)
+		}
+		for y := range dh {
+			for x := range dw {
+				if got, want := u.Pix[y*u.Stride+x], shown(x, y); got != want {
+					t.Errorf("orientation %d: (%d, %d) is %d, want %d", o, x, y, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPhotoOnItsSide: a receipt photo stored on its side with EXIF orientation 6, as a
+// phone stores it, is read upright: its total as the upright scan's, with no turn of
+// Tesseract's orientation detection needed.
+func TestPhotoOnItsSide(t *testing.T) {
+	g, _ := corpusImage(t)
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, turn(g, 270), &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	p := testtool.File(t, "side.jpg", b.Bytes())
+	testtool.Run(t, "exiftool", "-q", "-overwrite_original", "-Orientation#=6", p)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newExtractor(t).Extract(t.Context(), data, "side.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Data.Gross.String() != "24.23" || r.Quality.Rotated != 0 {
+		t.Errorf("total %s, turned %d°; want 24.23, read upright", r.Data.Gross, r.Quality.Rotated)
+	}
+}
