@@ -135,3 +135,16 @@ func blankPNG(t *testing.T) []byte {
 	}
 	return b
 }
+
+// TestMendedYear: a year OCR read one digit wrong into the future is the one year of the
+// last thirty that one digit read again makes, and uncertain; a year that several such
+// years could be stays the future date it says.
+func TestMendedYear(t *testing.T) {
+	r := Parse("GLOBUS\n21.12.2124 10:32\nTotal CHF 137.60\nCADEAUCARD WAR CHF 5.1.20", now)
+	if r.Data.Date != "2024-12-21" || r.Confidence.Date > 0.5 {
+		t.Errorf("date %s (confidence %v), want 2024-12-21, uncertain", r.Data.Date, r.Confidence.Date)
+	}
+	if r := Parse("REWE\n12.03.2029 10:32\nSUMME 7,16", now); r.Data.Date != "2029-03-12" {
+		t.Errorf("date %s, want the printed 2029-03-12 (to be flagged, not mended)", r.Data.Date)
+	}
+}

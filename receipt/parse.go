@@ -787,12 +787,16 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 			}
 		}
 	}
-	// Of the pairs that fit, the one printed closest together (a table sets a rate's
+	// Of the pairs that fit, one that fits to the cent (the till rounds the VAT once)
+	// before one that fits only with the slack: "Satz Total MWST 2.50 % 32.40 0.79" is a
+	// gross and its VAT (31.61 at 2.5 % is 0.79), not a net (32.40 at 2.5 % is 0.81).
+	// Then the one printed closest together (a table sets a rate's
 	// figures in neighbouring columns: "Warenwert -2,90 | Zu-/Abschlag 0,08 |
 	// Steuerbasis -2,82 | 7 | -0,20", where 2,90 fits 0,20 at 7 % too), then the one of the
 	// largest net: two cents of slack let small figures fit by chance (0,15 VAT of a 0,77
 	// net at 19 % beside the net 4,85 and its VAT 0,92), large ones hardly.
-	found, apart := false, 0
+	halfCent := decimal.New(5, -3)
+	found, apart, toCent := false, 0, false
 	for i := range as {
 		for j := range as {
 			if i == j {
@@ -809,9 +813,10 @@ func fitVAT(rate decimal.Decimal, as []decimal.Decimal) (VATLine, bool) {
 				continue
 			}
 			d := max(i-j, j-i)
-			if !found || d < apart || d == apart && net.GreaterThan(line.Net.Value()) {
+			exact := net.Mul(r).Sub(vat).Abs().LessThanOrEqual(halfCent)
+			if !found || exact && !toCent || exact == toCent && (d < apart || d == apart && net.GreaterThan(line.Net.Value())) {
 				line.Net, line.VAT, line.Gross = money(net), money(vat), money(net.Add(vat))
-				found, apart = true, d
+				found, apart, toCent = true, d, exact
 			}
 		}
 	}
@@ -879,7 +884,7 @@ func (p *parser) amountsFromVAT(r *Result) {
 // and spaces. A year followed by a colon is an hour ("AS-Zeit 14.05, 16:14 Uhr" holds no date
 // of 2016).
 var (
-	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*°-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*°-]\s?((?:19|20)[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
+	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*°-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*°-]\s?((?:19|2[\dOCoDlI])[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
 	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
 	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
@@ -932,6 +937,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 		d       time.Time
 		line    int
 		keyword bool
+		mended  bool // its year had one digit misread (mendYear)
 	}
 	var cands, future []cand
 	count := map[time.Time]int{}
@@ -946,15 +952,22 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 				continue
 			}
 			if d.After(p.now.Add(24 * time.Hour)) {
-				future = append(future, cand{d, i, keyword})
+				if y, ok := mendYear(ocrDigits.Replace(m[3]), p.now); ok {
+					if md, ok := mkDate(ocrDigits.Replace(m[1]), ocrDigits.Replace(m[2]), strconv.Itoa(y)); ok && !md.After(p.now.Add(24*time.Hour)) {
+						cands = append(cands, cand{md, i, keyword, true})
+						count[md]++
+						continue
+					}
+				}
+				future = append(future, cand{d, i, keyword, false})
 				continue
 			}
-			cands = append(cands, cand{d, i, keyword})
+			cands = append(cands, cand{d, i, keyword, false})
 			count[d]++
 		}
 		for _, m := range isoDateRE.FindAllStringSubmatch(l, -1) {
 			if d, err := time.Parse(time.DateOnly, m[0]); err == nil && !d.After(p.now) {
-				cands = append(cands, cand{d, i, keyword})
+				cands = append(cands, cand{d, i, keyword, false})
 				count[d]++
 			}
 		}
@@ -965,7 +978,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE} {
 				for _, m := range re.FindAllStringSubmatch(l, -1) {
 					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
-						cands = append(cands, cand{d, i, false})
+						cands = append(cands, cand{d, i, false, false})
 						count[d]++
 						glued = true
 					}
@@ -997,7 +1010,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	if count[best.d] == len(cands) && len(cands) > 1 {
 		conf = 0.95
 	}
-	if glued {
+	if glued || best.mended {
 		// Read where OCR garbled the line: worth having, but uncertain (a line that lost a
 		// dot may have lost a digit too).
 		conf = 0.5
@@ -1018,6 +1031,32 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 		}
 	}
 	return einvoice.Date(best.d.Format(time.DateOnly)), clock, conf
+}
+
+// mendYear is the one year of the last 30 that a printed four-digit year in the future
+// becomes with one digit read again ("21.12.2124 10:32": 2024); no year when none or
+// several do (2029 may have been 2020 to 2026).
+func mendYear(y string, now time.Time) (int, bool) {
+	if len(y) != 4 {
+		return 0, false
+	}
+	found := 0
+	for i := range 4 {
+		for c := byte('0'); c <= '9'; c++ {
+			if c == y[i] {
+				continue
+			}
+			v, err := strconv.Atoi(y[:i] + string(c) + y[i+1:])
+			if err != nil || v > now.Year() || v < now.Year()-30 {
+				continue
+			}
+			if found != 0 {
+				return 0, false
+			}
+			found = v
+		}
+	}
+	return found, found != 0
 }
 
 // misread counts the letters in a date that OCR put for digits.
@@ -1348,7 +1387,7 @@ func (p *parser) issuer() (Issuer, float64) {
 			if i > 8 {
 				break
 			}
-			if legalRE.MatchString(l) && hasLetters(l, 4) {
+			if legalRE.MatchString(l) && hasLetters(l, 4) && len(amounts(l)) == 0 { // an item's line may read "SE"
 				is.Name, conf = strings.TrimSpace(l), 0.7
 				// A legal form on a line of its own belongs to the name above it.
 				if i > 0 && !hasLetters(legalRE.ReplaceAllString(l, ""), 3) && nameLike(head[i-1]) {

@@ -333,3 +333,23 @@ func TestPolishTaxSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestGrossBeforeItsVAT: a Swiss till prints each rate's gross before its VAT ("Satz Total
+// MWST"); the pair that fits to the cent as gross and VAT is read so, not as a net that
+// fits only with two cents of slack.
+func TestGrossBeforeItsVAT(t *testing.T) {
+	for text, want := range map[string]string{
+		"Migros\nTotal CHF 32.40\n27.09.2022 12:22\nSatz Total MWST\n2.50 % 32.40 0.79":                  "2.5:31.61/0.79/32.40",
+		"Bäckerei Weibel\nTotal CHF 25.70\n05.07.2022\nMWST-Nr. CHE-123.456.789\n2.5% 25.70 0.63":        "2.5:25.07/0.63/25.70",
+		"REWE\nSUMME EUR 119,00\n02.03.2020\nSteuer % Netto Steuer Brutto\nA= 19,0% 100,00 19,00 119,00": "19:100.00/19.00/119.00",
+	} {
+		r := Parse(text, now)
+		var got []string
+		for _, l := range r.VAT {
+			got = append(got, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if !slices.Equal(got, []string{want}) {
+			t.Errorf("%q: VAT %q, want %s", text, got, want)
+		}
+	}
+}
