@@ -13,6 +13,7 @@ import (
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
+	"github.com/papierkram/papierkram/internal/lazyre"
 	"github.com/papierkram/papierkram/llm"
 	"github.com/papierkram/papierkram/pdf"
 )
@@ -166,12 +167,17 @@ func unsettled(r *Result, p *parser, now time.Time) bool {
 		return false
 	}
 	for _, l := range p.lower {
-		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) {
+		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) || taxSummaryRE.MatchString(l) {
 			return true
 		}
 	}
 	return false
 }
+
+// taxSummaryRE is the header of a tax table in English words ("GST Summary Amount Tax",
+// "VAT analysis"): its rows below may have lost their per cent sign to OCR ("SR € 6X
+// 29.24 1.76"), so a table the text shows without a rate is read again.
+var taxSummaryRE = lazyre.New(`\b(?:gst|vat|tax)\b.*\b(?:summary|analysis)\b`)
 
 // secondReading reads the prepared image (or the part of it secondImage chose) with the
 // second OCR engine, when Tesseract's text leaves something unsettled, and takes its figures where they are confirmed and

@@ -123,3 +123,18 @@ func TestSecondImage(t *testing.T) {
 		t.Error("without words the second image is not the full one")
 	}
 }
+
+// TestTaxTableWithoutRateIsUnsettled: a tax table whose header names it in words and whose
+// row lost its per cent sign to OCR leaves the receipt open for a second reading; a
+// receipt that prints no tax table does not.
+func TestTaxTableWithoutRateIsUnsettled(t *testing.T) {
+	for text, want := range map[string]bool{
+		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nGST Summary Amount Tax\nSR € 6X 29.24 1.76\n09/03/2018 18:54": true,
+		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nCASH 50.00\n09/03/2018 18:54":                                false,
+	} {
+		r, p := parse(text, now, asReceipt, nil)
+		if got := unsettled(r, p, now); got != want {
+			t.Errorf("%q: unsettled %v, want %v", text, got, want)
+		}
+	}
+}
