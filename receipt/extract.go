@@ -6,6 +6,7 @@ import (
 	"image"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -151,8 +152,13 @@ func ocrEngine(src string) string {
 }
 
 // confirmed: the receipt's VAT breakdown adds up to its total, two readings of the figures
-// agree.
-func confirmed(r *Result) bool { return r.Data.Gross.Valid() && sums(r.VAT, r.Data.Gross.Value()) }
+// agree. Lines at 0 % confirm nothing: their gross is the one figure they print, or the
+// total they were completed from (on the SROIE tuning receipts a second reading's
+// "0 % 127.37" took the place of Tesseract's right 127.35).
+func confirmed(r *Result) bool {
+	return r.Data.Gross.Valid() && sums(r.VAT, r.Data.Gross.Value()) &&
+		slices.ContainsFunc(r.VAT, func(l VATLine) bool { return !l.Rate.Valid() || !l.Rate.Value().IsZero() })
+}
 
 // unsettled: Tesseract's text left something open that a second reading may settle: no
 // total, no date or one its figures rule out (datePlausible), or a VAT table the text shows

@@ -130,11 +130,31 @@ func TestSecondImage(t *testing.T) {
 func TestTaxTableWithoutRateIsUnsettled(t *testing.T) {
 	for text, want := range map[string]bool{
 		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nGST Summary Amount Tax\nSR € 6X 29.24 1.76\n09/03/2018 18:54": true,
-		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nCASH 50.00\n09/03/2018 18:54":                                false,
+		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nCASH 50.00\n09/03/2018 18:54":                                 false,
 	} {
 		r, p := parse(text, now, asReceipt, nil)
 		if got := unsettled(r, p, now); got != want {
 			t.Errorf("%q: unsettled %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestZeroRateConfirmsNothing: a breakdown of 0 % lines adds up to any total it was read
+// or completed with, so it confirms none and a second reading's does not replace the first.
+func TestZeroRateConfirmsNothing(t *testing.T) {
+	d := func(s string) einvoice.Decimal { return einvoice.NewDecimal(decimal.RequireFromString(s)) }
+	for _, c := range []struct {
+		vat  []VATLine
+		want bool
+	}{
+		{[]VATLine{{Rate: d("0"), Net: d("127.37"), VAT: d("0"), Gross: d("127.37")}}, false},
+		{[]VATLine{{Rate: d("6"), Net: d("120.16"), VAT: d("7.21"), Gross: d("127.37")}}, true},
+		{[]VATLine{{Rate: d("6"), Net: d("60.08"), VAT: d("3.61"), Gross: d("63.69")}, {Rate: d("0"), Net: d("63.68"), VAT: d("0"), Gross: d("63.68")}}, true},
+	} {
+		r := &Result{VAT: c.vat}
+		r.Data.Gross = d("127.37")
+		if got := confirmed(r); got != c.want {
+			t.Errorf("%+v: confirmed %v, want %v", c.vat, got, c.want)
 		}
 	}
 }
