@@ -113,7 +113,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	if err != nil {
 		return nil, err
 	}
-	r, p := parse(text, e.now(), asReceipt, scan.doubtful())
+	r, p := parse(text, e.now(), asReceipt, scan.lines())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
 		e.secondReading(ctx, r, secondImage(image, scan, r, e.now()))
@@ -173,7 +173,7 @@ func unsettled(r *Result, p *parser, now time.Time) bool {
 		return false
 	}
 	for _, l := range p.lower {
-		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) || taxSummaryRE.MatchString(l) {
+		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) || taxSummaryRE.MatchString(l) || taxIncludedRE.MatchString(l) && !tableSumRE.MatchString(l) {
 			return true
 		}
 	}
@@ -184,6 +184,11 @@ func unsettled(r *Result, p *parser, now time.Time) bool {
 // "VAT analysis"): its rows below may have lost their per cent sign to OCR ("SR € 6X
 // 29.24 1.76"), so a table the text shows without a rate is read again.
 var taxSummaryRE = lazyre.New(`\b(?:gst|vat|tax)\b.*\b(?:summary|analysis)\b`)
+
+// taxIncludedRE is a line that says what tax the total includes ("inkl. 2.50% MWST von
+// 61.40 = 1.50", "TVA 7.7% incluse"), whose rate OCR may have misread ("2.508 Must"); not
+// the total's own line ("Total Sales Incl GST 31.00").
+var taxIncludedRE = lazyre.New(`(?:inkl|incl|enth[äa]lt|inclus|includ)\S*\s.*\b(?:mw\.?st|must|ust|tva|vat|iva|btw|gst)\b|\b(?:mw\.?st|must|tva|vat|iva|btw|gst)\b.*\b(?:inkl|incl|inclus|includ)`)
 
 // secondReading reads the prepared image (or the part of it secondImage chose) with the
 // second OCR engine, when Tesseract's text leaves something unsettled, and takes its figures where they are confirmed and
@@ -204,8 +209,15 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 	r.OCREngine += "+paddleocr"
 	r.Text += "\n" + secondTextMark + "\n" + text
 	if s.Data.Gross.Valid() && (confirmed(s) || !r.Data.Gross.Valid()) {
+		paid, conf := r.Data.Gross, r.Confidence.Gross
 		r.Data.Gross, r.Confidence.Gross, r.VAT = s.Data.Gross, s.Confidence.Gross, s.VAT
 		r.Data.Net, r.Data.VAT, r.Confidence.VAT = s.Data.Net, s.Data.VAT, s.Confidence.VAT
+		if paid.Valid() && r.rounding.Sign() > 0 && fiveCents(paid.Value()) && paid.Value().Sub(s.Data.Gross.Value()).Abs().Equal(r.rounding) {
+			// Tesseract read the amount paid after the cash rounding it also read; the
+			// second reading confirms the figures before it (its rows may leave the
+			// rounding out).
+			r.Data.Gross, r.Confidence.Gross = paid, conf
+		}
 	}
 	// The second date where Tesseract read none, or one the figures rule out that the
 	// second's passes.

@@ -163,7 +163,7 @@ func TestIssuerFromSureLines(t *testing.T) {
 	}
 	s := &scanRead{page: &tesseract.Page{Boxes: boxes}}
 	text := "aa EEE\nar Pere\nFEO HENG STATIONERY\nNO. 53, JALAN BESAR\nTOTAL 24.00\n15/01/2018"
-	if r, _ := parse(text, now, asReceipt, s.doubtful()); r.Data.Issuer != "FEO HENG STATIONERY" {
+	if r, _ := parse(text, now, asReceipt, s.lines()); r.Data.Issuer != "FEO HENG STATIONERY" {
 		t.Errorf("issuer %q beside OCR's unsure lines", r.Data.Issuer)
 	}
 	if r, _ := parse(text, now, asReceipt, nil); r.Data.Issuer == "FEO HENG STATIONERY" {
@@ -179,6 +179,82 @@ func TestIssuerFromSureLines(t *testing.T) {
 	} {
 		if got := Parse(text, now).Data.Issuer; got != want {
 			t.Errorf("%q: issuer %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestNameWithoutEdgeNoise: what a photo's edge leaves at a line's ends (bars, lone letters,
+// two letters Tesseract was unsure of) is no part of the name, nor does it make a sure line
+// of a logo's noise or an unsure one of a name; the shop's name over the company that runs
+// it comes first; an address that starts with the house number names no issuer.
+func TestNameWithoutEdgeNoise(t *testing.T) {
+	type word struct {
+		text string
+		conf float64
+	}
+	scan := func(lines [][]word) (string, *scanRead) {
+		var boxes []tesseract.WordBox
+		var text []string
+		for i, l := range lines {
+			var ws []string
+			for _, w := range l {
+				boxes = append(boxes, tesseract.WordBox{Left: 10, Top: 40 * i, Width: 50, Height: 30, Text: w.text, Confidence: w.conf, Line: i})
+				ws = append(ws, w.text)
+			}
+			text = append(text, strings.Join(ws, " "))
+		}
+		return strings.Join(text, "\n"), &scanRead{page: &tesseract.Page{Boxes: boxes}}
+	}
+	for want, lines := range map[string][][]word{
+		"Hexenalm, Apresski Gastronomie GmbH": {
+			{{"i", 46}, {"FS", 12}, {"Ne", 3}, {"EERE", 42}, {"EEE", 49}, {"E", 0}},
+			{{"\\", 0}, {"Hexenalm", 91}, {"u", 32}},
+			{{"!", 64}, {"Apresski", 92}, {"Gastronomie", 96}, {"GmbH", 96}},
+			{{"A-6533", 59}, {"Fiss,", 93}, {"Seilbahnstraße", 93}, {"42", 97}},
+			{{"SUMME", 95}, {"EUR", 95}, {"18,00", 95}, {"02.10.2021", 90}},
+		},
+		"MANOR": {
+			{{"Du", 1}, {"Den", 31}, {"IN", 70}},
+			{{"MANOR", 95}, {"|", 93}},
+			{{"Weggisgasse", 90}, {"5", 90}},
+			{{"Total", 95}, {"147.25", 95}, {"20.12.2024", 90}},
+		},
+	} {
+		text, s := scan(lines)
+		if r, _ := parse(text, now, asReceipt, s.lines()); r.Data.Issuer != want {
+			t.Errorf("issuer %q, want %q", r.Data.Issuer, want)
+		}
+	}
+	_, s := scan([][]word{{{"i", 54}, {"a", 9}, {"Rio", 97}, {"Getränkemarkt", 96}, {"AG", 97}, {"Me", 19}}})
+	if got := s.lines().clean("i a Rio Getränkemarkt AG Me"); got != "Rio Getränkemarkt AG" {
+		t.Errorf("clean %q", got)
+	}
+	if got := s.lines().clean("Getränkemarkt AG Me"); got != "Getränkemarkt AG Me" {
+		t.Errorf("a line the words do not know: %q", got)
+	}
+	for text, want := range map[string]string{
+		"91 Avenue Jean Jaures\nCAFE ODESSA\nTOTAL 7,00":                            "CAFE ODESSA",
+		"Restaurant Lassida\nSeilbahn Komperdell GmbH\nA-6534 Serfaus\nSumme 18,00": "Restaurant Lassida, Seilbahn Komperdell GmbH",
+		"ARTICLES EUR\nbloc cuvette 0,83\nTOTAL 0,83":                               "",
+	} {
+		if got := Parse(text, now).Data.Issuer; got != want {
+			t.Errorf("%q: issuer %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestEdgeNoise: the words a line loses at its ends.
+func TestEdgeNoise(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		conf float64
+		want bool
+	}{
+		{"|", 90, true}, {"‘", 52, true}, {"i", 62, true}, {"N", 80, true}, {"Hf", 46, true}, {"Me", 19, true}, {"|ı", 28, true},
+		{"AG", 97, false}, {"SA", 95, false}, {"900", 40, false}, {"Lio", 30, false}, {"7", 20, true}, {"7", 90, false},
+	} {
+		if got := edgeNoise(tesseract.WordBox{Text: c.text, Confidence: c.conf}); got != c.want {
+			t.Errorf("%q at %.0f: noise %v, want %v", c.text, c.conf, got, c.want)
 		}
 	}
 }

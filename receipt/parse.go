@@ -30,9 +30,9 @@ func Parse(text string, now time.Time) *Result {
 
 // parse is Parse, also answering the parser (its lines), for the invoice rules; as says
 // what the text is of: an invoice's total is the one before a rounding (BT-112), a
-// receipt's the amount paid. doubtful names the lines OCR was unsure of (nil for a text
-// layer): they name no issuer.
-func parse(text string, now time.Time, as scanKind, doubtful map[string]bool) (*Result, *parser) {
+// receipt's the amount paid. ocr tells what Tesseract's words say of a scan's lines (nil
+// for a text layer): those it was unsure of name no issuer.
+func parse(text string, now time.Time, as scanKind, ocr ocrLines) (*Result, *parser) {
 	if len(text) > maxTextBytes {
 		// The start (parties, number, date) and the end (totals, bank details) of a long text.
 		text = text[:maxTextBytes/2] + "\n" + text[len(text)-maxTextBytes/2:]
@@ -43,7 +43,7 @@ func parse(text string, now time.Time, as scanKind, doubtful map[string]bool) (*
 	for i, l := range lines {
 		lower[i] = strings.ToLower(l)
 	}
-	p := &parser{lines: lines, lower: lower, now: now, as: as, doubtful: doubtful}
+	p := &parser{lines: lines, lower: lower, now: now, as: as, ocr: ocr}
 	r := &Result{Text: text, VAT: []VATLine{}, Items: []Item{}, Checks: []Check{}, Quality: Quality{Hints: []string{}}}
 	r.Data.Currency = p.currency()
 	var partial []partialVAT
@@ -53,13 +53,13 @@ func parse(text string, now time.Time, as scanKind, doubtful map[string]bool) (*
 		r.Data.Gross = money(gross)
 		r.Confidence.Gross = gconf
 	}
-	rates := tableRates(p.language())
+	rates := tableRates(p.currency(), p.language())
 	completeVAT(r, partial, rates)
 	totalLine = p.breakdownDecides(r, partial, rates, totalLine)
 	if len(r.VAT) == 0 {
 		p.vatWithoutRate(r, rates)
 	}
-	r.tendered, r.change = p.tendered, p.change
+	r.tendered, r.change, r.rounding = p.tendered, p.change, p.rounding
 	p.amountsFromVAT(r)
 	r.Data.Date, r.Data.Time, r.Confidence.Date = p.date()
 	r.Data.Reference = p.reference()
@@ -78,13 +78,15 @@ type parser struct {
 	lines, lower []string
 	now          time.Time
 	as           scanKind // a receipt's or an invoice's text
-	doubtful     map[string]bool
+	ocr          ocrLines // what Tesseract's words say of the lines of a scan; nil for a text
 
 	brandDone bool // brand and brandAt are found once: issuer and type both ask
 	brand     *brand
 	brandAt   int
 
 	runnersUp []totalCandidate // other amounts named as the total, most votes first
+	ofParts   decimal.Decimal  // an amount a card paid that two totals add up to
+	rounding  decimal.Decimal  // the cash rounding the receipt prints
 
 	tendered, change decimal.Decimal // cash given and change returned, when both are printed
 
@@ -196,11 +198,13 @@ var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]`), 10},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]ti|fizetend[őo]|samaksai`), 10},
 	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
-	// Finnish "Yhteensä", Spanish and Portuguese "Importe".
-	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b`), 8},
+	// Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
+	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
+	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already).
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen`), 8},
 	{lazyre.New(`betrag|amount`), 5},
 }
 
@@ -215,12 +219,12 @@ var (
 )
 
 var (
-	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos`)
-	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo`)
-	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu`)
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b`)
+	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario`)
+	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r`)
 	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
 	// misreads the MwSt after it ("MASt").
-	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt`)
+	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b|\bptu\b`)
 )
 
 // total finds the amount paid: each line that names it votes with its keyword's score, a
@@ -246,9 +250,15 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 	}
 	var cash, change, rounding decimal.Decimal
+	var cards, totals []decimal.Decimal
 	for i, l := range p.lower {
 		as := amounts(p.lines[i])
 		v, ok := last(as)
+		if !ok && roundingRE.MatchString(l) {
+			if m := centsOnlyRE.FindStringSubmatch(l); m != nil {
+				v, ok = decimal.RequireFromString("0."+m[1]), true // "Rounding Adjustment RM .02"
+			}
+		}
 		if !ok && i+1 < len(p.lines) && len(amounts(p.lines[i+1])) == 1 && !hasLetters(p.lines[i+1], 2) {
 			v, ok = last(amounts(p.lines[i+1])) // the figure on the next line
 		}
@@ -269,6 +279,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			continue
 		case cardRE.MatchString(l) && !taxRE.MatchString(l):
 			vote(v, 6, i)
+			cards = append(cards, v)
 			continue
 		}
 		for _, w := range totalWords {
@@ -285,11 +296,27 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 					}
 				}
 				vote(v, w.score, i)
+				if w.score >= 8 {
+					totals = append(totals, v)
+				}
 				break
 			}
 		}
 		if strings.HasPrefix(l, "eur") && len(as) == 1 && !hasLetters(l[3:], 3) {
 			vote(v, 3, i) // "EUR 10,90" on a card slip
+		}
+	}
+	// A card pays what two totals add up to: a fuel station's shop and its fuel, each under
+	// a total of its own ("Total Shop 40.00", "Total Treibstoff 52.50", "MasterCard 92.50").
+	// The parts' votes go to the sum.
+	for _, c := range cards {
+		for i, a := range totals {
+			for _, b := range totals[i+1:] {
+				if !a.Equal(b) && a.Add(b).Equal(c) {
+					vote(c, votes[a.StringFixed(2)]+votes[b.StringFixed(2)], -1)
+					p.ofParts = c
+				}
+			}
 		}
 	}
 	if cash.Sign() > 0 && change.Sign() > 0 && cash.GreaterThan(change) {
@@ -331,6 +358,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			}
 		}
 	}
+	p.rounding = rounding
 	p.runnersUp = p.runnersUp[:0]
 	for k, s := range named {
 		if k != best && s >= 3 { // named as a total by a line, not only paid or derived
@@ -343,6 +371,10 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	conf := bestScore / all * min(1, bestScore/10)
 	return values[best], round2(conf), lineOf[best]
 }
+
+// centsOnlyRE is a figure of cents printed without its zero (".02"), as a rounding line
+// may print it.
+var centsOnlyRE = lazyre.New(`(?:^|[\s:])-?[.,](\d{2})\s*$`)
 
 // roundingRE is a line of the cash rounding: Malaysia's, Switzerland's, the Netherlands'
 // and Finland's cash totals are rounded to five cents.
@@ -363,8 +395,8 @@ type totalCandidate struct {
 // add up, completed as completeVAT does, to another amount the receipt names as its total,
 // that amount is the total (OCR misread a digit of the other). Answers the total's line.
 func (p *parser) breakdownDecides(r *Result, partial []partialVAT, rates []decimal.Decimal, line int) int {
-	if !r.Data.Gross.Valid() || sums(r.VAT, r.Data.Gross.Value()) {
-		return line
+	if !r.Data.Gross.Valid() || sums(r.VAT, r.Data.Gross.Value()) || r.Data.Gross.Value().Equal(p.ofParts) {
+		return line // right, or the sum of two totals, whose breakdown may cover only one
 	}
 	for _, c := range p.runnersUp {
 		trial := &Result{VAT: slices.Clone(r.VAT)}
@@ -414,8 +446,8 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b`)
-	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b`)
+	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross|\brate\b|\btaux\b|satz|excl|grunnlag|underlag|veroton|verollinen|z[áa]klad|imponibile|\bbase\b`)
 )
 
 // maxVATAmounts bounds the amounts of a VAT line tried against each other (a table row
@@ -449,7 +481,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 	out := []VATLine{}
 	var partial []partialVAT
 	seen := map[string]bool{}
-	rates := tableRates(p.language())
+	rates := tableRates(p.currency(), p.language())
 	header := -10
 	for i, l := range p.lines {
 		low := p.lower[i]
@@ -477,7 +509,11 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 			as = append(as, a.v.Abs())
 		}
 		as = as[:min(len(as), maxVATAmounts)]
-		if !hasRate && inTable && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
+		line, ok := VATLine{}, false
+		if !hasRate && inTable {
+			line, ok = figureRate(rest)
+		}
+		if !ok && !hasRate && inTable && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
 			// An invoice's table names the rate in its header ("Steuersatz [%]") and prints
 			// it bare in its rows ("Umsatzsteuer (S)   275,00   7   19,25"); an allowance's
 			// row prints its percentage so ("Abschlag Stammkundenrabatt 2,5 850,00").
@@ -485,8 +521,7 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 				printed, hasRate = rate, true
 			}
 		}
-		line, ok := VATLine{}, false
-		if hasRate {
+		if hasRate && !ok {
 			line, ok = fitVAT(printed, as)
 			if !ok && len(as) < 3 && i+1 < len(p.lines) && netWordRE.MatchString(p.lower[i+1]) {
 				// "incl. 19,00 % MwSt 15,95" over "Netto-Warenwert 83,91" (MediaMarkt,
@@ -571,8 +606,12 @@ var bareRateRE = lazyre.New(`(?:^|\s)(\d{1,2}(?:[.,]\d)?)(?:\s|$)`)
 // bareRate is the one plausible rate a table row prints without a per cent sign.
 func bareRate(l string) (decimal.Decimal, bool) {
 	var found []decimal.Decimal
-	for _, m := range bareRateRE.FindAllStringSubmatch(l, -1) {
-		r, err := decimal.NewFromString(strings.ReplaceAll(m[1], ",", "."))
+	as := amounts(l)
+	for _, m := range bareRateRE.FindAllStringSubmatchIndex(l, -1) {
+		if slices.ContainsFunc(as, func(a amount) bool { return m[2] < a.end && a.start < m[3] }) {
+			continue // the cents of an amount OCR spaced ("21, 20")
+		}
+		r, err := decimal.NewFromString(strings.ReplaceAll(l[m[2]:m[3]], ",", "."))
 		if err == nil && r.Sign() >= 0 && plausibleRate(r) {
 			found = append(found, decimal.RequireFromString(r.String()))
 		}
@@ -581,6 +620,53 @@ func bareRate(l string) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	return found[0], true
+}
+
+// figureRate reads a VAT table's row whose rate OCR read as one of its figures: printed as
+// an amount ("9 7,70 16.44 213.46", a Swiss till's rate, VAT and net) or run together with
+// the figure after it ("103,27 32,73 36,00" for "10  3,27  32,73  36,00": OCR lost the
+// space between a rate and its VAT). The other figures must fit that rate to the half
+// cent, and a figure split off a rate must be one of a printed net, VAT and gross that add
+// up: a rate found inside a figure is a guess the arithmetic has to bear out.
+func figureRate(row string) (VATLine, bool) {
+	as := amounts(row)
+	if len(as) < 3 || len(as) > maxVATAmounts {
+		return VATLine{}, false // the rate's figure and at least two others
+	}
+	halfCent := decimal.New(5, -3)
+	toHalfCent := func(l VATLine) bool {
+		r := l.Rate.Value().Div(decimal.NewFromInt(100))
+		return l.Net.Value().Mul(r).Sub(l.VAT.Value()).Abs().LessThanOrEqual(halfCent)
+	}
+	// The rate stands first in its row, as the table's rate column does.
+	first, others := as[0], make([]decimal.Decimal, 0, len(as)-1)
+	for _, b := range as[1:] {
+		others = append(others, b.v.Abs())
+	}
+	if r := first.v.Abs(); r.Sign() > 0 && plausibleRate(r) {
+		if line, ok := fitVAT(decimal.RequireFromString(r.String()), others); ok && toHalfCent(line) {
+			return line, true
+		}
+	}
+	digits := strings.Map(func(c rune) rune {
+		if c >= '0' && c <= '9' {
+			return c
+		}
+		return -1
+	}, row[first.start:first.end])
+	for n := 1; n <= 2 && len(digits)-n >= 3; n++ { // a rate's digits and a figure of at least 0,00
+		rate, err := decimal.NewFromString(digits[:n])
+		rest := digits[n:]
+		if err != nil || rate.IsZero() || !plausibleRate(rate) || len(rest) > 3 && rest[0] == '0' {
+			continue
+		}
+		v := decimal.RequireFromString(rest).Shift(-2)
+		line, ok := fitTriple(rate, append([]decimal.Decimal{v}, others...))
+		if ok && toHalfCent(line) && (line.VAT.Value().Equal(v) || line.Net.Value().Equal(v)) {
+			return line, true
+		}
+	}
+	return VATLine{}, false
 }
 
 // negative: a line's amounts are all below zero.
@@ -633,10 +719,14 @@ func rateCode(s string) string {
 }
 
 // tableRates are the rates a VAT line without a readable rate is tried at: those of the
-// country the receipt's language suggests (Germany's when unknown), zero left out.
-func tableRates(lang string) []decimal.Decimal {
-	country := countryOfLang[lang]
-	if country == "" || country == "GB" {
+// country the receipt's currency names (a Swiss franc's receipt is Swiss, whatever its
+// language), else the one its language suggests (Germany's when unknown), zero left out.
+func tableRates(currency, lang string) []decimal.Decimal {
+	country := countryOfCurrency[currency]
+	if country == "" {
+		country = countryOfLang[lang]
+	}
+	if country == "" || country == "GB" && currency != "GBP" {
 		country = "DE"
 	}
 	var out []decimal.Decimal
@@ -647,6 +737,9 @@ func tableRates(lang string) []decimal.Decimal {
 	}
 	return out
 }
+
+// countryOfCurrency: the countries whose currency alone says where a receipt is from.
+var countryOfCurrency = map[string]string{"CHF": "CH", "GBP": "GB", "PLN": "PL", "CZK": "CZ", "DKK": "DK", "SEK": "SE", "NOK": "NO", "HUF": "HU"}
 
 // fitTriple finds net, VAT and gross among a line's amounts at rate: all three printed, net
 // + VAT = gross to the cent, when the rate was not read (two amounts fitting a guessed rate
@@ -1108,7 +1201,7 @@ func (p *parser) reference() string {
 
 var (
 	creditRE   = lazyre.New(`mastercard|master card|visa|kreditkarte|credit card|amex|american express|diners`)
-	debitRE    = lazyre.New(`girocard|maestro|ec-karte|ec karte|ec-cash|\bec\b|debit|lastschrift|\belv\b|v pay|vpay|bankkarte`)
+	debitRE    = lazyre.New(`girocard|maestro|ec-karte|ec karte|ec-cash|\bec\b|debit|lastschrift|\belv\b|v pay|vpay|bankkarte|bankkort|betalkort|\bpin\b`)
 	mobileRE   = lazyre.New(`apple pay|google pay|paypal|mobile payment`)
 	cashPaidRE = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben bar|r[üu]e?ckgeld`)
 	transfRE   = lazyre.New(`überweisung|ueberweisung|bank transfer|zahlbar bis|zahlungsziel|iban`)
@@ -1221,7 +1314,7 @@ var (
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
 	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
-	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon)`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b)`)
 )
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
@@ -1381,7 +1474,13 @@ func (p *parser) issuer() (Issuer, float64) {
 	}
 	// The lines that can name the issuer: not those OCR was unsure of, which a logo leaves
 	// above the name.
-	head := slices.DeleteFunc(slices.Clone(p.lines), func(l string) bool { return p.doubtful[l] })
+	// A scan's lines without what a photo's edge left at their ends.
+	var head []string
+	for _, l := range p.lines {
+		if !p.ocr.doubtful(l) {
+			head = append(head, p.ocr.clean(l))
+		}
+	}
 	if is.Name == "" {
 		for i, l := range head {
 			if i > 8 {
@@ -1389,9 +1488,20 @@ func (p *parser) issuer() (Issuer, float64) {
 			}
 			if legalRE.MatchString(l) && hasLetters(l, 4) && len(amounts(l)) == 0 { // an item's line may read "SE"
 				is.Name, conf = strings.TrimSpace(l), 0.7
-				// A legal form on a line of its own belongs to the name above it.
-				if i > 0 && !hasLetters(legalRE.ReplaceAllString(l, ""), 3) && nameLike(head[i-1]) {
-					is.Name = strings.TrimSpace(head[i-1]) + " " + is.Name
+				above := ""
+				if i > 0 && nameLike(head[i-1]) && !junkStart.MatchString(strings.TrimLeftFunc(head[i-1], notLetter)) {
+					above = strings.TrimSpace(head[i-1])
+				}
+				switch {
+				case above == "":
+				case !hasLetters(legalRE.ReplaceAllString(l, ""), 3):
+					// A legal form on a line of its own belongs to the name above it.
+					is.Name = above + " " + is.Name
+				case !legalRE.MatchString(above):
+					// The shop's name over the company that runs it ("Hexenalm" over
+					// "Apresski Gastronomie GmbH", "Restaurant Lassida" over "Seilbahn
+					// Komperdell GmbH"): the name the receipt is known by comes first.
+					is.Name = above + ", " + is.Name
 				}
 				break
 			}
@@ -1413,6 +1523,22 @@ func (p *parser) issuer() (Issuer, float64) {
 
 func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 
+// longWord: the line has a word of three letters or more; a name has one, what OCR makes
+// of a logo's strokes often not ("Hy. ae").
+func longWord(l string) bool {
+	n := 0
+	for _, r := range l {
+		if unicode.IsLetter(r) {
+			if n++; n >= 3 {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
 // nameLike: mostly letters, a few words, no address or amount.
 func nameLike(l string) bool {
 	letters, others := 0, 0
@@ -1425,12 +1551,13 @@ func nameLike(l string) bool {
 			others++
 		}
 	}
-	return letters >= 4 && others <= letters/4 && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressStartRE.MatchString(l) && len(amounts(l)) == 0
+	return letters >= 4 && others <= letters/4 && longWord(l) && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressStartRE.MatchString(l) && len(amounts(l)) == 0
 }
 
 // addressStartRE: a line that starts as an address does where the street's word comes
-// first (Malay, Spanish, Italian, French, Polish) or with a house number.
-var addressStartRE = lazyre.New(`(?i)^\W*(no\.?\s?\d|jalan|jln\.?|lorong|taman|kg\.|kampung|lot\s|calle|c/|avda\.?|avenida|via|viale|piazza|corso|rue|avenue|boulevard|ul\.|ulica)(\s|$)`)
+// first (Malay, Spanish, Italian, French, Polish), after the house number or not ("91
+// Avenue Jean Jaurès"), or with a house number ("No. 53").
+var addressStartRE = lazyre.New(`(?i)^\W*(?:\d{1,4}[a-z]?,?\s+)?(no\.?\s?\d|jalan|jln\.?|lorong|taman|kg\.|kampung|lot\s|calle|c/|avda\.?|avenida|via|viale|piazza|corso|rue|avenue|av\.|boulevard|bd|chemin|ul\.|ulica)(\s|$)`)
 
 var langWords = map[string][]string{
 	"de": {"summe", "zahlen", "mwst", "rückgeld", "datum", "uhr", "vielen dank", "betrag", "gesamt", "bar", "netto", "brutto", "kasse", "artikel"},
@@ -1439,12 +1566,18 @@ var langWords = map[string][]string{
 	"nl": {"totaal", "btw", "bedankt", "bedrag", "kassa", "contant"},
 	"it": {"totale", "iva", "grazie", "contanti", "importo", "scontrino"},
 	"es": {"total", "iva", "gracias", "efectivo", "importe", "ticket"},
+	"fi": {"yhteensä", "alv", "käteinen", "kiitos", "kuitti", "veroton", "verollinen", "maksettava"},
+	"no": {"totalt", "mva", "å betale", "kontant", "bankkort", "takk", "kvittering", "veksel"},
+	"sv": {"totalt", "moms", "att betala", "kontant", "tack", "kvitto", "växel"},
+	"pl": {"suma", "razem", "ptu", "gotówka", "reszta", "paragon", "fiskalny"},
+	"cs": {"celkem", "dph", "hotovost", "účtenka", "děkujeme", "k úhradě"},
+	"lt": {"suma", "pvm", "mokėti", "grynieji", "ačiū", "kvitas", "iš viso"},
 }
 
 func (p *parser) language() string {
 	all := strings.Join(p.lower, "\n")
 	best, n := "", 0
-	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es"} {
+	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es", "fi", "no", "sv", "pl", "cs", "lt"} {
 		c := 0
 		for _, w := range langWords[lang] {
 			if strings.Contains(all, w) {
@@ -1461,7 +1594,7 @@ func (p *parser) language() string {
 	return best
 }
 
-var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB"}
+var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB", "fi": "FI", "no": "NO", "sv": "SE", "pl": "PL", "cs": "CZ", "lt": "LT"}
 
 // country: the VAT id's prefix, the currency, a German post code, then the language.
 func (p *parser) country(r *Result) string {
@@ -1471,19 +1604,8 @@ func (p *parser) country(r *Result) string {
 		}
 		return id[:2]
 	}
-	switch r.Data.Currency {
-	case "CHF":
-		return "CH"
-	case "GBP":
-		return "GB"
-	case "PLN":
-		return "PL"
-	case "CZK":
-		return "CZ"
-	case "DKK":
-		return "DK"
-	case "SEK":
-		return "SE"
+	if c := countryOfCurrency[r.Data.Currency]; c != "" {
+		return c
 	}
 	if r.Issuer.Address != "" && r.Language == "de" {
 		return "DE"

@@ -353,3 +353,66 @@ func TestGrossBeforeItsVAT(t *testing.T) {
 		}
 	}
 }
+
+// TestRateReadAsFigure: a VAT table's row whose rate OCR read as one of its figures, printed
+// as an amount (a Swiss till's "7,70") or run together with the VAT after it ("103,27" for
+// "10  3,27"), is read when the other figures fit that rate; a table's rows are tried at the
+// rates of the country the currency names; the spaced cents of an amount ("21, 20") are no
+// bare rate.
+func TestRateReadAsFigure(t *testing.T) {
+	for text, want := range map[string]string{
+		"FNAC EMMEN\nSUMME( 1) 229.90f\n04/07/2022 13:37\nRate VAT, FreeTax\nod 9 7,70 16.44 213.46 |\ntotaux: 16.44 213.46 229.90\nCHF": "7.7:213.46/16.44/229.90",
+		"FROMMES ALP\nSUMME EUR 57,20\nDatum:02.10.21\n% Mwst.: Netto: Brutto:\n1 103,27 32,73 36, 00\n20 3,53 _ 17,67 21, 20":           "10:32.73/3.27/36.00 20:17.67/3.53/21.20",
+		"BÄCKEREI WEIBEL\nTotal CHF 50.00\n05.07.2023\nMWST Netto Brutto\n46.25 3.75 50.00":                                              "8.1:46.25/3.75/50.00",
+		"ACTION\nTOTAL 54,77\n07-01-2025\nDETAILS TVA TVA Excl. Incl.\n5,58 0,21 3,78 3,99\nio 8,46 42,32 50,78":                         "5.5:3.78/0.21/3.99 20:42.32/8.46/50.78",
+	} {
+		r := Parse(text, now)
+		var got []string
+		for _, l := range r.VAT {
+			got = append(got, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q:\nVAT %q, want %q", text, got, want)
+		}
+	}
+	// A figure split off a rate that the row's arithmetic does not bear out stays a figure.
+	if line, ok := figureRate("103,27 32,73 36,10"); ok {
+		t.Errorf("103,27 32,73 36,10 read as %+v", line)
+	}
+}
+
+// TestCardPaysTwoTotals: a fuel station prints a total for its shop and one for the fuel;
+// the card pays both.
+func TestCardPaysTwoTotals(t *testing.T) {
+	text := "AVIA Shop-Tankstelle\n06.01.21 09:28\nVIGNETTE 40.00 CHF\nTotal Shop 40.00 CHF\nMwst. 0.00% 0.00 CHF\nBleifrei 95 52.50 CHF\nTotal Treibstoff 52.50 CHF\nMwst. A 7.70 % 3.75 CHF\nMasterCard 92.50 CHF"
+	if got := Parse(text, now).Data.Gross.String(); got != "92.50" {
+		t.Errorf("total %s, want 92.50", got)
+	}
+	// One total and a card that pays it: the card votes for it, nothing is added.
+	if got := Parse("AVIA\n06.01.21\nTotal Shop 40.00 CHF\nTotal Treibstoff 52.50 CHF\nMasterCard 52.50 CHF", now).Data.Gross.String(); got != "52.50" {
+		t.Errorf("total %s, want 52.50", got)
+	}
+}
+
+// TestNordicAndBalticReceipts: the totals, tax tables, payments and languages of Norwegian,
+// Swedish, Danish, Finnish, Lithuanian and Czech receipts.
+func TestNordicAndBalticReceipts(t *testing.T) {
+	for _, c := range []struct {
+		text, total, vat, lang, country string
+	}{
+		{"REMA 1000\n12.03.2023\nVARER 123,40\nTOTALT 123,40\nBankkort 123,40\nMVA-grunnlag MVA\n15% 107,30 16,10\nTakk for handelen", "123.40", "15:107.30/16.10/123.40", "no", "NO"},
+		{"ICA NÄRA\n2023-05-04\nAtt betala 59,90\nKontant 100,00\nVäxel 40,10\nMoms % Moms Netto Brutto\n12,00 6,42 53,48 59,90\nTack och välkommen åter", "59.90", "12:53.48/6.42/59.90", "sv", "SE"},
+		{"K-MARKET\n30.1.2022\nYHTEENSÄ 12,86\nKortti 12,86\nALV VEROTON VERO VEROLLINEN\nA 14,00% 11,28 1,58 12,86\nKiitos käynnistä", "12.86", "14:11.28/1.58/12.86", "fi", "FI"},
+		{"MAXIMA LT\n2024-02-10\nPrekė 20,00\nIš viso 20,00\nMokėti 20,00\nGrynieji 50,00\nGrąža 30,00\nPVM 21% 3,47 16,53\nAčiū", "20.00", "21:16.53/3.47/20.00", "lt", "LT"},
+		{"BILLA\n11.05.2023\nCelkem 251,00\nHotovost 300,00\nVráceno 49,00\nDPH Základ DPH Celkem\n12% 224,11 26,89 251,00\nDěkujeme", "251.00", "12:224.11/26.89/251.00", "cs", "CZ"},
+	} {
+		r := Parse(c.text, now)
+		var vat []string
+		for _, l := range r.VAT {
+			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat || r.Language != c.lang || r.Country != c.country {
+			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q), language %s (want %s), country %s (want %s)", c.text, r.Data.Gross, c.total, vat, c.vat, r.Language, c.lang, r.Country, c.country)
+		}
+	}
+}

@@ -188,4 +188,7 @@ type Result struct {
 	// tendered and change are the cash given and returned, when the text prints both: the
 	// total must be their difference.
 	tendered, change decimal.Decimal
+	// rounding is the cash rounding the text prints ("Rounding Adj 0.02"): the total paid
+	// may differ from the breakdown's by it.
+	rounding decimal.Decimal
 }

@@ -2,9 +2,11 @@ package receipt
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"testing"
+	"time"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine/tesseract"
@@ -131,6 +133,9 @@ func TestTaxTableWithoutRateIsUnsettled(t *testing.T) {
 	for text, want := range map[string]bool{
 		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nGST Summary Amount Tax\nSR € 6X 29.24 1.76\n09/03/2018 18:54": true,
 		"AEON CO. (M) BHD\nTotal Sales Incl GST 31.00\nCASH 50.00\n09/03/2018 18:54":                                 false,
+		// The VAT the total includes, its rate misread ("2.50%" as "2.508").
+		"Apotheke Gränichen AG\nTotal CHF 61.40\nMastercard CHF 61.40\n2 inkl, 2.508 Must\nN von 61.40 = 1.50\n17.09.2021": true,
+		"Apotheke Gränichen AG\nTotal CHF 61.40\nMastercard CHF 61.40\n17.09.2021":                                         false,
 	} {
 		r, p := parse(text, now, asReceipt, nil)
 		if got := unsettled(r, p, now); got != want {
@@ -155,6 +160,29 @@ func TestZeroRateConfirmsNothing(t *testing.T) {
 		r.Data.Gross = d("127.37")
 		if got := confirmed(r); got != c.want {
 			t.Errorf("%+v: confirmed %v, want %v", c.vat, got, c.want)
+		}
+	}
+}
+
+// TestRoundedTotalKept: Tesseract read the amount paid after the cash rounding it printed;
+// the second reading's breakdown confirms the figure before the rounding. The amount paid
+// stays, the breakdown is taken, and the check allows the rounding between them. The
+// rounding may be printed without its zero (".02").
+func TestRoundedTotalKept(t *testing.T) {
+	first := "SPEED MART\n30/06/2016\nTotal Sales (Inclusive GST) RM 27.28\nRounding Adjustment RM .02\nTotal RM 27.30\nCASH RM 27.30\nGST Summary Amount(RM) Tax(RM)\nSR 6% 25.47 1.57"
+	second := "Total Sales (Inclusive GST) RM 27.28\nGST Summary Amount(RM) Tax(RM)\nSR @ 6% 25.74 1.54"
+	sec := &fixedReader{text: second}
+	e := &Extractor{OCR: fixedOCR{first}, Second: sec, Now: func() time.Time { return now }}
+	r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Data.Gross.String() != "27.30" || len(r.VAT) != 1 || r.VAT[0].Gross.String() != "27.28" || sec.calls != 1 {
+		t.Errorf("total %s, breakdown %+v, read again %d times", r.Data.Gross, r.VAT, sec.calls)
+	}
+	for _, c := range r.Checks {
+		if c.Name == CheckBreakdown && !c.Passed {
+			t.Errorf("check %+v", c)
 		}
 	}
 }
