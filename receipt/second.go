@@ -22,8 +22,6 @@ type scanRead struct {
 type textRow struct {
 	text                     string
 	top, bottom, left, right int
-	conf                     float64 // the mean of its words' confidences, 0–100
-	words                    int
 }
 
 // rows groups the words by their text line, in reading order.
@@ -37,8 +35,6 @@ func (s *scanRead) rows() []textRow {
 			out = append(out, textRow{top: -1})
 		}
 		r := &out[b.Line]
-		r.conf = (r.conf*float64(r.words) + b.Confidence) / float64(r.words+1)
-		r.words++
 		if r.top < 0 {
 			r.text, r.top, r.bottom, r.left, r.right = b.Text, b.Top, b.Top+b.Height, b.Left, b.Left+b.Width
 			continue
