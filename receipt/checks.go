@@ -113,11 +113,7 @@ func Plausibility(r *Result, now time.Time) []Check {
 		out = append(out, Check{Name: CheckCash, Passed: paid.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol),
 			Message: fmt.Sprintf("given %s, change %s: paid %s, total %s", r.tendered.StringFixed(2), r.change.StringFixed(2), paid.StringFixed(2), d.Gross)})
 	}
-	if len(r.Items) > 0 && d.Gross.Valid() {
-		sum := decimal.Zero
-		for _, it := range r.Items {
-			sum = sum.Add(it.Total.Value())
-		}
+	if sum, ok := itemsSum(r.Items); ok && d.Gross.Valid() {
 		out = append(out, Check{Name: CheckLines, Passed: sum.Sub(d.Gross.Value()).Abs().LessThanOrEqual(tol),
 			Message: fmt.Sprintf("%d items sum to %s, total %s", len(r.Items), sum.StringFixed(2), d.Gross)})
 	}

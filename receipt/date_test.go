@@ -148,3 +148,19 @@ func TestMendedYear(t *testing.T) {
 		t.Errorf("date %s, want the printed 2029-03-12 (to be flagged, not mended)", r.Data.Date)
 	}
 }
+
+// TestDatesOutsideEurope: American receipts put the month's name first; Lithuanian and
+// other tills print the year first with dots; OCR runs a footer's day into its time.
+func TestDatesOutsideEurope(t *testing.T) {
+	for text, want := range map[string]string{
+		"GRILL HOUSE\n1200 Main St Aug 18, 2018\nTotal 40.00":          "2018-08-18",
+		"Printed By Ann Jun 26, 15 04:55 PM\nTotal 12.00":              "2015-06-26",
+		"UAB Degalai\nKvitas R-0001 2025.03.30 20:42:19\nMokėti 20,00": "2025-03-30",
+		"Kasa 2 2023-07-1411:20:27\nMokėti 20,00":                      "2023-07-14",
+		"BOULANGERIE\nMars 2,29\nTotal 2,29\nLe 12/02/2021":            "2021-02-12",
+	} {
+		if r := Parse(text, now); string(r.Data.Date) != want {
+			t.Errorf("%q: date %q, want %s", text, r.Data.Date, want)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
@@ -218,6 +220,12 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 			// rounding out).
 			r.Data.Gross, r.Confidence.Gross = paid, conf
 		}
+	} else if s.Data.Gross.Valid() && r.Data.Gross.Valid() && !confirmed(r) {
+		// Neither reading's breakdown confirms its total, the items Tesseract read add up
+		// to the second's: Σ items = total settles it (a Polish "SUMA PLN 86,00" for 80,00).
+		if sum, ok := itemsSum(r.Items); ok && len(r.Items) >= 2 && sum.Equal(s.Data.Gross.Value()) && !sum.Equal(r.Data.Gross.Value()) {
+			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
+		}
 	}
 	// The second date where Tesseract read none, or one the figures rule out that the
 	// second's passes.
@@ -227,6 +235,18 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 	if r.Data.Issuer == "" && s.Data.Issuer != "" {
 		r.Issuer, r.Data.Issuer, r.Confidence.Issuer = s.Issuer, s.Data.Issuer, s.Confidence.Issuer
 	}
+}
+
+// itemsSum is what the items add up to, when there are any and each has its amount.
+func itemsSum(items []Item) (decimal.Decimal, bool) {
+	sum := decimal.Zero
+	for _, it := range items {
+		if !it.Total.Valid() {
+			return decimal.Decimal{}, false
+		}
+		sum = sum.Add(it.Total.Value())
+	}
+	return sum, len(items) > 0
 }
 
 // secondTextMark separates the second engine's text from Tesseract's in Result.Text.

@@ -198,30 +198,30 @@ var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]ti|fizetend[őo]|samaksai`), 10},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]t[ia]?\b|fizetend[őo]|samaksai`), 10},
 	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
 	// Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
 	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
 	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already).
 	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen`), 8},
-	{lazyre.New(`betrag|amount`), 5},
+	{lazyre.New(`betrag|amount|bel[øo]p`), 5}, // Norwegian "Beløp" on a card slip
 }
 
 // Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
-// "Summe MwSt", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount
+// "Summe MwSt", "Suma PTU", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount
 // before tax ("Total (Excluding GST)", "Total 6% supplies (excl. GST)", "Summe netto") and
 // a subtotal before discounts ("Sub-total", "Zwischensumme"), which would win a tie of
 // votes as the larger figure.
 var (
-	taxSumRE    = lazyre.New(`(?:total|summe|gesamt)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|^\W*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%`)
+	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%`)
 	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme`)
 )
 
 var (
-	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b`)
-	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario`)
-	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r`)
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept`)
+	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago`)
+	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r|[vy]uelto`)
 	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
 	// misreads the MwSt after it ("MASt").
 	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b|\bptu\b`)
@@ -447,7 +447,7 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
 	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b`)
-	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross|\brate\b|\btaux\b|satz|excl|grunnlag|underlag|veroton|verollinen|z[áa]klad|imponibile|\bbase\b`)
+	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross|\brate\b|\btaux\b|satz|excl|grunn|underlag|veroton|verollinen|z[áa]klad|imponibile|\bbase\b`)
 )
 
 // maxVATAmounts bounds the amounts of a VAT line tried against each other (a table row
@@ -475,8 +475,8 @@ type partialVAT struct {
 // naming its columns) whose three amounts fit one of the country's rates gets that rate.
 // Lines with a rate whose amounts do not fit are kept apart for completeVAT.
 func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
-	if ls := p.ptuBreakdown(); len(ls) > 0 {
-		return ls, nil
+	if ls, partial := p.ptuBreakdown(); len(ls) > 0 {
+		return ls, partial
 	}
 	out := []VATLine{}
 	var partial []partialVAT
@@ -642,6 +642,13 @@ func figureRate(row string) (VATLine, bool) {
 	first, others := as[0], make([]decimal.Decimal, 0, len(as)-1)
 	for _, b := range as[1:] {
 		others = append(others, b.v.Abs())
+	}
+	if first.v.IsZero() {
+		// A row at 0 % prints its rate as "0,00" and a net equal to its gross ("0,00 2,50
+		// 0,00 2,50", a Norwegian bottle deposit).
+		if line, ok := fitTriple(decimal.Zero, others); ok && line.VAT.Value().IsZero() {
+			return line, true
+		}
 	}
 	if r := first.v.Abs(); r.Sign() > 0 && plausibleRate(r) {
 		if line, ok := fitVAT(decimal.RequireFromString(r.String()), others); ok && toHalfCent(line) {
@@ -977,8 +984,10 @@ func (p *parser) amountsFromVAT(r *Result) {
 // and spaces. A year followed by a colon is an hour ("AS-Zeit 14.05, 16:14 Uhr" holds no date
 // of 2016).
 var (
-	dateRE    = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*°-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*°-]\s?((?:19|2[\dOCoDlI])[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
-	isoDateRE = lazyre.New(`\b(20\d{2}|19\d{2})-(\d{2})-(\d{2})\b`)
+	dateRE = lazyre.New(`(?:^|[^\d])([0-3OCoDlI]?[\dOCoDlI])\s?[./*°-]\s?([01OCoDlI]?[\dOCoDlI])\s?[./,*°-]\s?((?:19|2[\dOCoDlI])[\dOCoDlI¢]{2}|[\dOCoDlI¢]{2})(?:[^\d\pL:]|$)`)
+	// isoDateRE: year first, with hyphens, dots or slashes ("2025.03.30", Lithuanian and
+	// Chinese tills), its day perhaps run into the time after it ("2023-07-1411:20:27").
+	isoDateRE = lazyre.New(`(?:^|[^\d])((?:19|20)\d{2})\s?[-./]\s?([01]\d)\s?[-./]\s?([0-3]\d)(?:[^\d]|$|(?:[01]\d|2[0-3]):[0-5]\d)`)
 	timeRE    = lazyre.New(`(?:^|[^\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s?uhr|[^\d.:,]|$)`)
 	ocrDigits = strings.NewReplacer("O", "0", "o", "0", "C", "0", "D", "0", "¢", "0", "l", "1", "I", "1")
 
@@ -1015,7 +1024,23 @@ func dates(l string) [][]string {
 			out = append(out, []string{m[0], m[1], strconv.Itoa(mo), m[3]})
 		}
 	}
+	for _, m := range monthFirstRE.FindAllStringSubmatch(l, -1) {
+		if mo, ok := monthNames[strings.ToLower(m[1])]; ok && englishMonth(m[1]) {
+			out = append(out, []string{m[0], m[2], strconv.Itoa(mo), m[3] + m[4]})
+		}
+	}
 	return out
+}
+
+// monthFirstRE is a date with its month's name first, as American receipts print it: "Aug
+// 18, 2018", "Jun 26, 15 04:55 PM"; a year of two digits only after a comma.
+var monthFirstRE = lazyre.New(`(?i)(?:^|[^\pL])(\pL{3,9})\.?\s?([0-3]?\d)(?:st|nd|rd|th)?(?:,\s?((?:19|20)\d{2}|\d{2})|\s((?:19|20)\d{2}))(?:[^\d:]|$)`)
+
+// englishMonth: name is an English month's: only American receipts put the month first (a
+// French "Mars 2,29" is a chocolate bar's price).
+func englishMonth(name string) bool {
+	mo, ok := monthNames[strings.ToLower(name)]
+	return ok && strings.HasPrefix(strings.ToLower(time.Month(mo).String()), strings.ToLower(name))
 }
 
 // monthDayRE is a date with its month's name, day first, as receipts outside Germany print
@@ -1059,7 +1084,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			count[d]++
 		}
 		for _, m := range isoDateRE.FindAllStringSubmatch(l, -1) {
-			if d, err := time.Parse(time.DateOnly, m[0]); err == nil && !d.After(p.now) {
+			if d, err := time.Parse(time.DateOnly, m[1]+"-"+m[2]+"-"+m[3]); err == nil && !d.After(p.now) {
 				cands = append(cands, cand{d, i, keyword, false})
 				count[d]++
 			}
@@ -1245,7 +1270,7 @@ func (p *parser) items(totalLine int) []Item {
 	for i := 0; i < end && i < len(p.lines); i++ {
 		l, low := p.lines[i], p.lower[i]
 		as := amounts(l)
-		if len(as) == 0 || taxRE.MatchString(low) || cardRE.MatchString(low) || cashRE.MatchString(low) || changeRE.MatchString(low) {
+		if len(as) == 0 || taxRE.MatchString(low) || ptuSaleRE.MatchString(l) || cardRE.MatchString(low) || cashRE.MatchString(low) || changeRE.MatchString(low) {
 			continue
 		}
 		skip := false
@@ -1314,7 +1339,7 @@ var (
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
 	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
-	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b)`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b)`)
 )
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
@@ -1377,16 +1402,19 @@ var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?
 // ptuSaleRE and ptuTaxRE read the tax summary of a Polish fiscal receipt, which every
 // fiscal printer prints alike: the sales of each rate's letter ("SPRZEDAŻ OPODATKOWANA A
 // 99,55", "Sprzed. opod. PTU A 99,55") and that letter's rate and tax ("PTU A 23,00%
-// 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed" and "Kwota" as "Kuota".
+// 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed", "Sorzed", "Sprzenas" or runs it
+// into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU"; it puts a photo's edge before
+// the line ("J SPRZEDAZ") and marks between the rate and the tax ("PTU C 5,00 x . 0,99").
 var (
-	ptuSaleRE = lazyre.New(`(?i)^sp\S{0,3}ed\S*\s*opod\S*?\s*(?:ptu\s*)?([a-g])\s+-?\d`)
-	ptuTaxRE  = lazyre.New(`(?i)^(?:k[wuv]ota|ptu)\s*([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*%?\s+-?\d`)
+	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,2}\s+)?s\S{1,7}\s*opod\S*?\s*(?:p[tij]u\s*)?([a-g])\s+-?\d`)
+	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,2}\s+)?(?:k[wuv]ota|p[tij]u)\s*([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*%?\D{0,5}?\s-?\d`)
 )
 
 // ptuBreakdown is a Polish receipt's VAT breakdown by its rates' letters: a letter's sales
 // are its gross, its tax is printed with its rate. A letter whose tax does not fit its
-// sales at its rate (to two cents) is left to the general reader.
-func (p *parser) ptuBreakdown() []VATLine {
+// sales at its rate (to two cents) is kept apart, for completeVAT to complete the
+// breakdown to the total with (OCR read "43,07" for the sales of "49,07").
+func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 	type letter struct {
 		gross, tax, rate decimal.Decimal
 		sale, taxed      bool
@@ -1420,6 +1448,7 @@ func (p *parser) ptuBreakdown() []VATLine {
 		}
 	}
 	var out []VATLine
+	var partial []partialVAT
 	for _, c := range order {
 		g := byLetter[c]
 		if !g.sale || !g.taxed {
@@ -1427,11 +1456,12 @@ func (p *parser) ptuBreakdown() []VATLine {
 		}
 		want := g.gross.Mul(g.rate).Div(g.rate.Add(decimal.NewFromInt(100))).Round(2)
 		if want.Sub(g.tax).Abs().GreaterThan(decimal.New(2, -2)) {
+			partial = append(partial, partialVAT{rate: g.rate, amounts: []decimal.Decimal{g.gross, g.tax}, code: c})
 			continue
 		}
 		out = append(out, VATLine{Rate: einvoice.NewDecimal(g.rate), Net: money(g.gross.Sub(g.tax)), VAT: money(g.tax), Gross: money(g.gross), Code: c})
 	}
-	return out
+	return out, partial
 }
 
 // cellSepRE parts a text line of the layout into its cells.

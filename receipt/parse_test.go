@@ -416,3 +416,68 @@ func TestNordicAndBalticReceipts(t *testing.T) {
 		}
 	}
 }
+
+// TestOCRSlipsOfNordicAndPolishTables: the VAT summaries of a Polish fiscal printer and a
+// Norwegian till as OCR reads photos of them (rc6, #20): a letter's sales line misread
+// ("SPRZENAS"), an edge's mark before it, marks between a rate and its tax, "SUMA PTU" (the
+// tax's sum, no total); a table header misread ("Grunn] ag"), a 0 % row, "BANK" paying.
+func TestOCRSlipsOfNordicAndPolishTables(t *testing.T) {
+	for _, c := range []struct {
+		text, total, vat string
+	}{
+		{"Sklep Testowy Sp. z o.o.\nPARAGON FISKALNY\nChleb 1 x4,20 4,20A\nMleko 2 x3,10 6,20C\nSPRZENAS OPODATKOWANA A 4,20\n> PTU A 23,00 % 0,79\nJ SPRZEDAZ OPODATKOWANA C 6,20\nPTU C 5,00 x . 0,30\nSUMA PTU 1,09\nKarta 10,40 PLN", "10.40", "23:3.41/0.79/4.20 5:5.90/0.30/6.20"},
+		{"SPRZEDAZOPODATKOWANAA 12,30\nPTUA23,00% 2,30\nSUMA PTU 2,30\nSUMA PLN 12,30", "12.30", "23:10.00/2.30/12.30"},
+		// A letter's sales misread (27,00 for 21,00): the total completes it at its tax.
+		{"Sorzed. opod. PIU A 30,75\nSPRZEDAZ OPODATKOWANA C 27,00\nPTU A 23% 5,75\nPTU C 5% 1,00\nSUMA PTU 6,75\nSUMA PLN 51,75\nKARTA 51,75 PLN", "51.75", "23:25.00/5.75/30.75 5:20.00/1.00/21.00"},
+		{"Butikk AS\n03.03.2021\nMELK 15% 40,00\nPant 0% 3,00\nBANK 123,00\nMvaX Grunn] ag Mva Tota] t\n455019 0,00 3,00 0,00 3,00\n4 15,00 52,17 7,83 60,00\nnd 25,00 48,00 12,00 60,00\nBELOP= 123,00", "123.00", "0:3.00/0.00/3.00 15:52.17/7.83/60.00 25:48.00/12.00/60.00"},
+	} {
+		r := Parse(c.text, now)
+		var vat []string
+		for _, l := range r.VAT {
+			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat {
+			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q)", c.text, r.Data.Gross, c.total, vat, c.vat)
+		}
+		for _, it := range r.Items {
+			if strings.Contains(strings.ToLower(it.Description), "opodatk") {
+				t.Errorf("%q: the tax summary's line %q read as an item", c.text, it.Description)
+			}
+		}
+	}
+}
+
+// TestPaymentsSumIsNoTotal: an Argentine receipt's "Suma de sus pagos" is the cash given,
+// "Su vuelto" the change; the total is the TOTAL line.
+func TestPaymentsSumIsNoTotal(t *testing.T) {
+	r := Parse("KIOSCO SOL S.A.\nFecha 07/05/19\nALFAJOR 31,20\nTOTAL 31,20\nEFECTIVO 50,00\nSuma de sus pagos 50,00\nSu vuelto 18,80", now)
+	if r.Data.Gross.String() != "31.20" {
+		t.Errorf("total %s, want 31.20", r.Data.Gross)
+	}
+}
+
+// TestNordicChains: the chains of the Nordic and Baltic countries, Poland and Britain name
+// the issuer from a store's line, a web address or a bag's line; words that are also common
+// words name none alone.
+func TestNordicChains(t *testing.T) {
+	for text, want := range map[string]string{
+		"xy Ee REMA 1000 ARVOLL\nOla Nordmann AS\nSUM 12,00":   "REMA 1000",
+		"en nn KIWI 026 OYER\nTotalt 5,00":                     "KIWI",
+		"KIWI GRØNN 15% 12,90\nTotalt 12,90":                   "",
+		"OSUUSKAUPPA\n7 PRISMA AHJOKATU 7\nYHTEENSÄ 16,42":     "Prisma",
+		"K-Supermarket Vieremä\nYHTEENSÄ 12,86":                "K-Supermarket",
+		"K-Market Amuri\nYHTEENSÄ 14,60":                       "K-Market",
+		"Supermarket EUROSPAR\nSPAR TORBA 0,79\nSUMA PLN 9,00": "Eurospar",
+		"Velkommen tilbake neste gang\nTotalt 9,00":            "",
+		"Tesco Stores Ltd\nTotal 4.20":                         "Tesco",
+	} {
+		b, _ := findBrand(strings.ToLower(text))
+		got := ""
+		if b != nil {
+			got = b.name
+		}
+		if got != want {
+			t.Errorf("%q: brand %q, want %q", text, got, want)
+		}
+	}
+}

@@ -186,3 +186,23 @@ func TestRoundedTotalKept(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsSettleTheTotal: neither reading's VAT breakdown confirms its total, the items
+// Tesseract read add up to the second reading's: that is the total ("SUMA PLN 86,00" read
+// for 80,00), and not when they add up to Tesseract's.
+func TestItemsSettleTheTotal(t *testing.T) {
+	first := "Bistro Testowe\n2017-02-26\nPARAGON FISKALNY\nLemoniada 1 x20,00 20,00A\nPierogi 1 x44,00 44,00B\nTarta 1 x16,00 16,00B\nSPRZEDAZ OPODATK. A 26,00\nPTU A 23,00 % 3,74\nSUMA PLN 86,00"
+	for second, want := range map[string]string{
+		"PTU A23,00% 3,74\nSUMA PLN 80,00": "80.00",
+		"PTU A23,00% 3,74\nSUMA PLN 90,00": "86.00",
+	} {
+		e := &Extractor{OCR: fixedOCR{first}, Second: &fixedReader{text: second}, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Gross.String() != want {
+			t.Errorf("second reading %q: total %s, want %s", second, r.Data.Gross, want)
+		}
+	}
+}
