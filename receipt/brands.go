@@ -72,7 +72,7 @@ var brands = []brand{
 	b("Conad", `conad`, "", goodsGroceries),
 	b("Eurospin", `eurospin`, "", goodsGroceries),
 	b("Migros", `migros`, "", goodsGroceries),
-	b("Coop", `coop`, "", goodsGroceries),
+	b("Coop", `coop|f[üu]r mich und dich`, "", goodsGroceries), // Coop Switzerland's slogan under its logo
 	b("Denner", `denner`, "", goodsGroceries),
 	b("Volg", `volg`, "", goodsGroceries),
 	b("Jumbo", `jumbo supermarkten|jumbo\.com`, "", goodsGroceries),
@@ -114,6 +114,7 @@ var brands = []brand{
 	b("Dino", `dino polska|market dino`, "", goodsGroceries),
 	b("POLOmarket", `polomarket`, "", goodsGroceries),
 	b("Pepco", `pepco`, "", ""),
+	b("Action", `app action|action\.com|action france|action b\.?v\.?`, "", ""),
 	b("Albert", `albert (?:česká|ceska|hypermarket|supermarket)`, "", goodsGroceries),
 	b("Tesco", `tesco`, "", goodsGroceries),
 	b("Sainsbury's", `sainsbury'?s`, "", goodsGroceries),

@@ -263,3 +263,15 @@ func TestEdgeNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressAndColumnsNameNoIssuer: a Malay address whose number OCR misread, a village
+// ("KG.", no German KG), a unit's address, an item table's header, a receipt's footer
+// phrase and a misread "TAX INVOICE" name no issuer; the shop's line under them does.
+func TestAddressAndColumnsNameNoIssuer(t *testing.T) {
+	for _, head := range []string{"RO. 17-5, JALAN SETIA", "KG. DUSUN BARU, 43100 HULU,", "Unit G-58, Ground Floor", "ITEH E17 WE AMOUNT", "Goods Sold Are Not Returnable.", "TAZ INVOICE"} {
+		r := Parse(head+"\nKEDAI RUNCIT MAJU\n12/03/2018\nTOTAL 12.00", now)
+		if r.Data.Issuer != "KEDAI RUNCIT MAJU" {
+			t.Errorf("%q above the shop's name: issuer %q", head, r.Data.Issuer)
+		}
+	}
+}

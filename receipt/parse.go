@@ -1339,7 +1339,7 @@ var (
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
 	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
-	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b)`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b|paragon|fiskalny|goods\s+sold|\S{2,4}\s+invoice\b)`)
 )
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
@@ -1516,7 +1516,7 @@ func (p *parser) issuer() (Issuer, float64) {
 			if i > 8 {
 				break
 			}
-			if legalRE.MatchString(l) && hasLetters(l, 4) && len(amounts(l)) == 0 { // an item's line may read "SE"
+			if legalRE.MatchString(l) && hasLetters(l, 4) && len(amounts(l)) == 0 && !addressLine(l) { // an item's line may read "SE"; a Malay village "KG." is no KG
 				is.Name, conf = strings.TrimSpace(l), 0.7
 				above := ""
 				if i > 0 && nameLike(head[i-1]) && !junkStart.MatchString(strings.TrimLeftFunc(head[i-1], notLetter)) {
@@ -1581,13 +1581,25 @@ func nameLike(l string) bool {
 			others++
 		}
 	}
-	return letters >= 4 && others <= letters/4 && longWord(l) && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressStartRE.MatchString(l) && len(amounts(l)) == 0
+	return letters >= 4 && others <= letters/4 && longWord(l) && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressLine(l) && !columnWordRE.MatchString(l) && len(amounts(l)) == 0
 }
+
+// addressLine: the line reads as an address: it starts as one (addressStartRE) or names a
+// Malay street anywhere ("NO. 17-5, JALAN SETIA", its number misread).
+func addressLine(l string) bool {
+	return addressStartRE.MatchString(l) || malayStreetRE.MatchString(l)
+}
+
+var malayStreetRE = lazyre.New(`(?i)\b(?:jalan|jln|lorong|persiaran|lebuh)\b`)
+
+// columnWordRE: a word that heads a receipt's item columns ("ITEM QTY AMOUNT", read
+// "ITEH E17 WE AMOUNT"); no shop is named by it.
+var columnWordRE = lazyre.New(`(?i)\b(?:amount|price|qty|quantity|preis|betrag|menge|prix|montant|importe|subtotal)\b`)
 
 // addressStartRE: a line that starts as an address does where the street's word comes
 // first (Malay, Spanish, Italian, French, Polish), after the house number or not ("91
 // Avenue Jean Jaurès"), or with a house number ("No. 53").
-var addressStartRE = lazyre.New(`(?i)^\W*(?:\d{1,4}[a-z]?,?\s+)?(no\.?\s?\d|jalan|jln\.?|lorong|taman|kg\.|kampung|lot\s|calle|c/|avda\.?|avenida|via|viale|piazza|corso|rue|avenue|av\.|boulevard|bd|chemin|ul\.|ulica)(\s|$)`)
+var addressStartRE = lazyre.New(`(?i)^\W*(?:\d{1,4}[a-z]?,?\s+)?(no\.?\s?\d|jalan|jln\.?|lorong|taman|kg\.|kampung|lot\s|unit|calle|c/|avda\.?|avenida|via|viale|piazza|corso|rue|avenue|av\.|boulevard|bd|chemin|ul\.|ulica)(\s|$)`)
 
 var langWords = map[string][]string{
 	"de": {"summe", "zahlen", "mwst", "rückgeld", "datum", "uhr", "vielen dank", "betrag", "gesamt", "bar", "netto", "brutto", "kasse", "artikel"},

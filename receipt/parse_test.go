@@ -456,10 +456,10 @@ func TestPaymentsSumIsNoTotal(t *testing.T) {
 	}
 }
 
-// TestNordicChains: the chains of the Nordic and Baltic countries, Poland and Britain name
-// the issuer from a store's line, a web address or a bag's line; words that are also common
-// words name none alone.
-func TestNordicChains(t *testing.T) {
+// TestMoreChains: the chains of the Nordic and Baltic countries, Poland and Britain, and
+// others by what their receipts print besides the logo (Coop Switzerland's slogan, Action's
+// app), name the issuer; words that are also common words name none alone.
+func TestMoreChains(t *testing.T) {
 	for text, want := range map[string]string{
 		"xy Ee REMA 1000 ARVOLL\nOla Nordmann AS\nSUM 12,00":   "REMA 1000",
 		"en nn KIWI 026 OYER\nTotalt 5,00":                     "KIWI",
@@ -470,6 +470,9 @@ func TestNordicChains(t *testing.T) {
 		"Supermarket EUROSPAR\nSPAR TORBA 0,79\nSUMA PLN 9,00": "Eurospar",
 		"Velkommen tilbake neste gang\nTotalt 9,00":            "",
 		"Tesco Stores Ltd\nTotal 4.20":                         "Tesco",
+		"Für mich und dich.\nTotal 6.25":                       "Coop",
+		"TOTAL 54,77\nCarte 54,77\nApp Action":                 "Action",
+		"Action figure 12,99\nTotal 12,99":                     "",
 	} {
 		b, _ := findBrand(strings.ToLower(text))
 		got := ""
