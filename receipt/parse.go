@@ -1032,6 +1032,45 @@ func dates(l string) [][]string {
 	return out
 }
 
+// usDateRE is a date as American receipts print it, month first: "08/18/2025", "8/5/25".
+var usDateRE = lazyre.New(`(?:^|[^\d/-])([01]?\d)[/-]([0-3]?\d)[/-]((?:19|20)\d{2}|\d{2})(?:[^\d/:-]|$)`)
+
+// usDates are an American receipt's dates: those with slashes or hyphens read month first, the
+// others as dates reads them.
+func usDates(l string, ds [][]string) [][]string {
+	var out [][]string
+	for _, m := range usDateRE.FindAllStringSubmatch(l, -1) {
+		out = append(out, []string{m[0], m[2], m[1], m[3]})
+	}
+	for _, m := range ds {
+		if !strings.ContainsAny(m[0], "/-") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// american: the receipt is from the United States: it pays in dollars and prints a state's
+// ZIP code ("CA 91406"), a sales tax or a phone number in the American form. Only then are
+// dates with slashes read month first: Canada's, Australia's and Argentina's dollars or
+// pesos print the day first.
+func (p *parser) american() bool {
+	if p.currency() != "USD" {
+		return false
+	}
+	for i, l := range p.lines {
+		if usZipRE.MatchString(l) || strings.Contains(p.lower[i], "sales tax") || usPhoneRE.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	usZipRE   = lazyre.New(`\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s\d{5}(?:-\d{4})?\b`)
+	usPhoneRE = lazyre.New(`\(\d{3}\)\s?\d{3}-\d{4}\b`)
+)
+
 // monthFirstRE is a date with its month's name first, as American receipts print it: "Aug
 // 18, 2018", "Jun 26, 15 04:55 PM"; a year of two digits only after a comma.
 var monthFirstRE = lazyre.New(`(?i)(?:^|[^\pL])(\pL{3,9})\.?\s?([0-3]?\d)(?:st|nd|rd|th)?(?:,\s?((?:19|20)\d{2}|\d{2})|\s((?:19|20)\d{2}))(?:[^\d:]|$)`)
@@ -1044,8 +1083,8 @@ func englishMonth(name string) bool {
 }
 
 // monthDayRE is a date with its month's name, day first, as receipts outside Germany print
-// it: "05 Jan 2017", "28 MAR 18", "5. Mai 2020".
-var monthDayRE = lazyre.New(`(?i)(?:^|[^\d])([0-3]?\d)\.?\s?(\pL{3,9})\.?,?\s?((?:19|20)\d{2}|\d{2})(?:[^\d:]|$)`)
+// it: "05 Jan 2017", "28 MAR 18", "5. Mai 2020", "18-Aug-25".
+var monthDayRE = lazyre.New(`(?i)(?:^|[^\d])([0-3]?\d)\.?[\s-]?(\pL{3,9})\.?,?[\s-]?((?:19|20)\d{2}|\d{2})(?:[^\d:]|$)`)
 
 // date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
 // then the first; dates in the future or before 1990 are no receipt's date. The time is the
@@ -1059,9 +1098,14 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	}
 	var cands, future []cand
 	count := map[time.Time]int{}
+	american := p.american()
 	for i, l := range p.lines {
 		keyword := strings.Contains(p.lower[i], "datum") || strings.Contains(p.lower[i], "date")
-		for _, m := range dates(l) {
+		ds := dates(l)
+		if american {
+			ds = usDates(l, ds)
+		}
+		for _, m := range ds {
 			if misread(m[1]+m[2]+m[3]) > 1 {
 				continue // more letters than digits misread: words, not a date
 			}
