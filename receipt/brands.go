@@ -236,8 +236,14 @@ func findBrand(lower string) (*brand, int) {
 	var best *brand
 	pos := -1
 	for i := range brands {
-		if loc := brands[i].re.FindStringIndex(lower); loc != nil && (pos < 0 || loc[0] < pos) {
-			best, pos = &brands[i], loc[0]
+		for _, loc := range brands[i].re.FindAllStringIndex(lower, -1) {
+			if inParens(lower, (loc[0]+loc[1])/2) {
+				continue // where the shop is: "(TESCO EXTRA KAJANG)" under a store's address
+			}
+			if pos < 0 || loc[0] < pos {
+				best, pos = &brands[i], loc[0]
+			}
+			break
 		}
 	}
 	if best == nil {
@@ -252,6 +258,13 @@ func findBrand(lower string) (*brand, int) {
 		}
 	}
 	return best, pos
+}
+
+// inParens: the text's position i is inside parentheses on its line.
+func inParens(text string, i int) bool {
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	open := strings.LastIndexByte(text[start:i], '(')
+	return open >= 0 && !strings.Contains(text[start+open:i], ")") && strings.Contains(strings.SplitN(text[i:], "\n", 2)[0], ")")
 }
 
 func titleCase(s string) string {

@@ -461,18 +461,19 @@ func TestPaymentsSumIsNoTotal(t *testing.T) {
 // app), name the issuer; words that are also common words name none alone.
 func TestMoreChains(t *testing.T) {
 	for text, want := range map[string]string{
-		"xy Ee REMA 1000 ARVOLL\nOla Nordmann AS\nSUM 12,00":   "REMA 1000",
-		"en nn KIWI 026 OYER\nTotalt 5,00":                     "KIWI",
-		"KIWI GRØNN 15% 12,90\nTotalt 12,90":                   "",
-		"OSUUSKAUPPA\n7 PRISMA AHJOKATU 7\nYHTEENSÄ 16,42":     "Prisma",
-		"K-Supermarket Vieremä\nYHTEENSÄ 12,86":                "K-Supermarket",
-		"K-Market Amuri\nYHTEENSÄ 14,60":                       "K-Market",
-		"Supermarket EUROSPAR\nSPAR TORBA 0,79\nSUMA PLN 9,00": "Eurospar",
-		"Velkommen tilbake neste gang\nTotalt 9,00":            "",
-		"Tesco Stores Ltd\nTotal 4.20":                         "Tesco",
-		"Für mich und dich.\nTotal 6.25":                       "Coop",
-		"TOTAL 54,77\nCarte 54,77\nApp Action":                 "Action",
-		"Action figure 12,99\nTotal 12,99":                     "",
+		"xy Ee REMA 1000 ARVOLL\nOla Nordmann AS\nSUM 12,00":        "REMA 1000",
+		"en nn KIWI 026 OYER\nTotalt 5,00":                          "KIWI",
+		"KIWI GRØNN 15% 12,90\nTotalt 12,90":                        "",
+		"OSUUSKAUPPA\n7 PRISMA AHJOKATU 7\nYHTEENSÄ 16,42":          "Prisma",
+		"K-Supermarket Vieremä\nYHTEENSÄ 12,86":                     "K-Supermarket",
+		"K-Market Amuri\nYHTEENSÄ 14,60":                            "K-Market",
+		"Supermarket EUROSPAR\nSPAR TORBA 0,79\nSUMA PLN 9,00":      "Eurospar",
+		"Velkommen tilbake neste gang\nTotalt 9,00":                 "",
+		"Tesco Stores Ltd\nTotal 4.20":                              "Tesco",
+		"MR. D.I.Y. (M) SDN BHD\n(TESCO EXTRA KAJANG)\nTOTAL 37.80": "",
+		"Für mich und dich.\nTotal 6.25":                            "Coop",
+		"TOTAL 54,77\nCarte 54,77\nApp Action":                      "Action",
+		"Action figure 12,99\nTotal 12,99":                          "",
 	} {
 		b, _ := findBrand(strings.ToLower(text))
 		got := ""
