@@ -84,8 +84,9 @@ var brands = []brand{
 	b("Kruidvat", `kruidvat`, "", goodsGroceries),
 	// The Nordic, Baltic, Polish, Czech and British chains (#20: their logos are pictures; the
 	// name is found again in a footer, a web address or a bag's line). Words that are also
-	// common words ("Kiwi", a fruit; "Iki", Lithuanian for "until"; "Meny", a menu) are found
-	// only with what follows them on a receipt.
+	// common words or names ("Kiwi", a fruit; "Iki", Lithuanian for "until"; "Meny", a menu;
+	// "Maxima", "Selver", "Bennet", people) are found only with what their receipts print
+	// beside them.
 	b("REMA 1000", `rema\s?1000`, "", goodsGroceries),
 	b("KIWI", `kiwi\s?\d{3}\b|kiwi minipris|kiwi\.no`, "", goodsGroceries),
 	b("MENY", `meny\.no`, "", goodsGroceries),
@@ -106,10 +107,10 @@ var brands = []brand{
 	b("K-Supermarket", `k-?\s?supermarket`, "", goodsGroceries),
 	b("K-Market", `k-?\s?market`, "", goodsGroceries),
 	b("Tokmanni", `tokmanni`, "", goodsGroceries),
-	b("Maxima", `maxima`, "", goodsGroceries),
-	b("Rimi", `rimi`, "", goodsGroceries),
+	b("Maxima", `maxima\s?(?:lt|latvija|eesti|grup[eė]|x{1,3}\b)|uab\W{0,2}maxima|maxima\.(?:lt|lv|ee)`, "", goodsGroceries), // Maxima is a given name too
+	b("Rimi", `rimi\s?(?:lietuva|latvia|eesti|baltic|hyper|super|mini)|rimi\.(?:lt|lv|ee)`, "", goodsGroceries),
 	b("Norfa", `norfa`, "", goodsGroceries),
-	b("Selver", `selver`, "", goodsGroceries),
+	b("Selver", `selver\s?as\b|selver\.ee`, "", goodsGroceries),
 	b("Lewiatan", `lewiatan`, "", goodsGroceries),
 	b("Dino", `dino polska|market dino`, "", goodsGroceries),
 	b("POLOmarket", `polomarket`, "", goodsGroceries),
@@ -125,7 +126,7 @@ var brands = []brand{
 	b("Boots", `boots\.com|boots uk|boots the chemist`, "", goodsGroceries),
 	b("HEMA", `hema\.(?:nl|com|de|fr|be)|hema b\.?v`, "", ""),
 	b("Etos", `etos`, "", goodsGroceries),
-	b("Bennet", `bennet`, "", goodsGroceries),
+	b("Bennet", `bennet s\.?p\.?a|bennet\.com|iper bennet`, "", goodsGroceries),
 	b("Tigros", `tigros`, "", goodsGroceries),
 	b("Pam", `pam panorama|pam local`, "", goodsGroceries),
 	b("Super U", `super u\b|hyper u\b|magasins u\b|syst[èe]me u\b`, "", goodsGroceries),

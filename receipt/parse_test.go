@@ -471,6 +471,8 @@ func TestMoreChains(t *testing.T) {
 		"Velkommen tilbake neste gang\nTotalt 9,00":                 "",
 		"Tesco Stores Ltd\nTotal 4.20":                              "Tesco",
 		"MR. D.I.Y. (M) SDN BHD\n(TESCO EXTRA KAJANG)\nTOTAL 37.80": "",
+		"Mietrechnung\nMaxima Musterfrau\nSumme 12,00":              "",
+		"UAB MAXIMA LT\nMokėti 20,00":                               "Maxima",
 		"Für mich und dich.\nTotal 6.25":                            "Coop",
 		"TOTAL 54,77\nCarte 54,77\nApp Action":                      "Action",
 		"Action figure 12,99\nTotal 12,99":                          "",
