@@ -251,6 +251,14 @@ func TestTotalsBesideTaxSums(t *testing.T) {
 	}
 }
 
+// brandName is the name of the brand findBrand finds in text, or "".
+func brandName(text string) string {
+	if b, _ := findBrand(strings.ToLower(text)); b != nil {
+		return b.name
+	}
+	return ""
+}
+
 // TestMisreadBrand: a brand's name with one letter misread names it when no brand is read
 // right; a short name, or one two letters apart, does not.
 func TestMisreadBrand(t *testing.T) {
@@ -263,12 +271,7 @@ func TestMisreadBrand(t *testing.T) {
 		"Kauf bei Tkea GmbH\nSumme 134,39":             "",     // not the first word
 		"Tkea Deutschland\nSumme 134,39":               "",     // no legal form
 	} {
-		b, _ := findBrand(strings.ToLower(text))
-		got := ""
-		if b != nil {
-			got = b.name
-		}
-		if got != want {
+		if got := brandName(text); got != want {
 			t.Errorf("%q: brand %q, want %q", text, got, want)
 		}
 	}
@@ -477,12 +480,7 @@ func TestMoreChains(t *testing.T) {
 		"TOTAL 54,77\nCarte 54,77\nApp Action":                      "Action",
 		"Action figure 12,99\nTotal 12,99":                          "",
 	} {
-		b, _ := findBrand(strings.ToLower(text))
-		got := ""
-		if b != nil {
-			got = b.name
-		}
-		if got != want {
+		if got := brandName(text); got != want {
 			t.Errorf("%q: brand %q, want %q", text, got, want)
 		}
 	}
