@@ -154,15 +154,17 @@ func TestMendedYear(t *testing.T) {
 // its time.
 func TestDatesOutsideEurope(t *testing.T) {
 	for text, want := range map[string]string{
-		"GRILL HOUSE\n1200 Main St Aug 18, 2018\nTotal 40.00":          "2018-08-18",
-		"Printed By Ann Jun 26, 15 04:55 PM\nTotal 12.00":              "2015-06-26",
-		"UAB Degalai\nKvitas R-0001 2025.03.30 20:42:19\nMokėti 20,00": "2025-03-30",
-		"Kasa 2 2023-07-1411:20:27\nMokėti 20,00":                      "2023-07-14",
-		"BOULANGERIE\nMars 2,29\nTotal 2,29\nLe 12/02/2021":            "2021-02-12",
-		"DINER\nVan Nuys, CA 91406\n08/18/2025 12:30\nTotal $40.00":    "2025-08-18",
-		"DINER\n(818) 555-0134\n08/05/25 12:30\nTotal $12.00":          "2025-08-05",
-		"KIOSCO\nFecha 07/05/19 Hora 08:49\nTOTAL $118,80":             "2019-05-07", // pesos: day first
-		"TEA ROOM\n18-Aug-25 14:02\nTotal £7.40":                       "2025-08-18",
+		"GRILL HOUSE\n1200 Main St Aug 18, 2018\nTotal 40.00":                              "2018-08-18",
+		"Printed By Ann Jun 26, 15 04:55 PM\nTotal 12.00":                                  "2015-06-26",
+		"UAB Degalai\nKvitas R-0001 2025.03.30 20:42:19\nMokėti 20,00":                     "2025-03-30",
+		"Kasa 2 2023-07-1411:20:27\nMokėti 20,00":                                          "2023-07-14",
+		"BOULANGERIE\nMars 2,29\nTotal 2,29\nLe 12/02/2021":                                "2021-02-12",
+		"DINER\nVan Nuys, CA 91406\n08/18/2025 12:30\nTotal $40.00":                        "2025-08-18",
+		"DINER\n(818) 555-0134\n08/05/25 12:30\nTotal $12.00":                              "2025-08-05",
+		"KIOSCO\nFecha 07/05/19 Hora 08:49\nTOTAL $118,80":                                 "2019-05-07", // pesos: day first
+		"TEA ROOM\n18-Aug-25 14:02\nTotal £7.40":                                           "2025-08-18",
+		"BÄCKEREI\n12.03.2024 08:12\nSumme 4,20\nGutschein gültig bis 30.04.2024":          "2024-03-12",
+		"Rückgabe bis 11.04.2024\nSumme 9,99\nUmtausch bis 11.04.2024\nKasse 3 12.03.2024": "2024-03-12",
 	} {
 		if r := Parse(text, now); string(r.Data.Date) != want {
 			t.Errorf("%q: date %q, want %s", text, r.Data.Date, want)

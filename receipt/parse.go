@@ -1032,6 +1032,10 @@ func dates(l string) [][]string {
 	return out
 }
 
+// validityRE is a line that dates how long something holds: a coupon ("gültig bis"), a
+// return ("Umtausch bis", "return by"), a product ("MHD", "best before"), a card ("exp").
+var validityRE = lazyre.New(`g[üu]ltig|valid|until|\bbis\b|umtausch|r[üu]ckgabe|return by|returns? (?:accepted|within)|expir|\bexp\b|best before|mhd|haltbar|[àa] utiliser|valable|v[áa]lido|scadenza|voimassa|gyldig|giltig`)
+
 // usDateRE is a date as American receipts print it, month first: "08/18/2025", "8/5/25".
 var usDateRE = lazyre.New(`(?:^|[^\d/-])([01]?\d)[/-]([0-3]?\d)[/-]((?:19|20)\d{2}|\d{2})(?:[^\d/:-]|$)`)
 
@@ -1100,6 +1104,9 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	count := map[time.Time]int{}
 	american := p.american()
 	for i, l := range p.lines {
+		if validityRE.MatchString(p.lower[i]) {
+			continue // a coupon's, a return's or a product's last day, not the purchase's
+		}
 		keyword := strings.Contains(p.lower[i], "datum") || strings.Contains(p.lower[i], "date")
 		ds := dates(l)
 		if american {
