@@ -174,7 +174,8 @@ var brands = []brand{
 	b("TotalEnergies", `totalenergies|total tankstelle`, Fuel, ""),
 	b("JET", `jet tankstelle|jet-tankstelle`, Fuel, ""),
 	b("Avia", `avia`, Fuel, ""),
-	b("Star", `star tankstelle|orlen`, Fuel, ""),
+	b("ORLEN", `orlen`, Fuel, ""), // Poland's own stations; Germany's Star stations print "ORLEN Deutschland"
+	b("Star", `star tankstelle`, Fuel, ""),
 	b("OMV", `omv`, Fuel, ""),
 	b("Agip", `agip|eni station`, Fuel, ""),
 	b("Repsol", `repsol`, Fuel, ""),
@@ -236,14 +237,24 @@ func findBrand(lower string) (*brand, int) {
 	compileBrands()
 	var best *brand
 	pos := -1
-	for i := range brands {
-		for _, loc := range brands[i].re.FindAllStringIndex(lower, -1) {
-			if inParens(lower, (loc[0]+loc[1])/2) {
-				continue // where the shop is: "(TESCO EXTRA KAJANG)" under a store's address
+	// A brand on a line with an amount is an item's and counts only when no other line names
+	// one (a supermarket's bag, "SPAR TORBA 0,79", under a logo OCR cannot read); never a
+	// brand whose goods other shops sell ("1 ALNATURA BIO DINKEL 1,79" at a drugstore).
+	for _, items := range []bool{false, true} {
+		for i := range brands {
+			for _, loc := range brands[i].re.FindAllStringIndex(lower, -1) {
+				mid := (loc[0] + loc[1]) / 2
+				onItem := len(amounts(lineAt(lower, mid))) > 0
+				if inParens(lower, mid) || onItem && (!items || soldElsewhere[brands[i].name]) {
+					continue // where the shop is: "(TESCO EXTRA KAJANG)" under a store's address
+				}
+				if pos < 0 || loc[0] < pos {
+					best, pos = &brands[i], loc[0]
+				}
+				break
 			}
-			if pos < 0 || loc[0] < pos {
-				best, pos = &brands[i], loc[0]
-			}
+		}
+		if best != nil {
 			break
 		}
 	}
@@ -259,6 +270,16 @@ func findBrand(lower string) (*brand, int) {
 		}
 	}
 	return best, pos
+}
+
+// soldElsewhere are the brands whose goods other shops sell under their name.
+var soldElsewhere = map[string]bool{"Alnatura": true, "Starbucks": true, "Dunkin'": true, "Tim Hortons": true, "Nordsee": true, "Vapiano": true, "Costa Coffee": true, "Greggs": true}
+
+// lineAt is the line of text that holds position i.
+func lineAt(text string, i int) string {
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	end, _, _ := strings.Cut(text[start:], "\n")
+	return end
 }
 
 // inParens: the text's position i is inside parentheses on its line.

@@ -163,6 +163,13 @@ func TestDatesOutsideEurope(t *testing.T) {
 		"DINER\n(818) 555-0134\n08/05/25 12:30\nTotal $12.00":                              "2025-08-05",
 		"KIOSCO\nFecha 07/05/19 Hora 08:49\nTOTAL $118,80":                                 "2019-05-07", // pesos: day first
 		"TEA ROOM\n18-Aug-25 14:02\nTotal £7.40":                                           "2025-08-18",
+		"ELECTRONICS\nInv. Date - Mon Jan 29 13:24:15 2018\nSALE: $11.98":                  "2018-01-29",
+		"UAB PARDUOTUVE\nMokėti 3,48\nLT 0000004B 2023 03 20 12:58:29":                     "2023-03-20",
+		"TRGOVINA d.o.o.\nUKUPNO 19,25\n25.02.2015.12:43":                                  "2015-02-25",
+		"OUTDOOR STORE (Pty) Ltd\nTotal 999.00\nDate: 20220411113218":                      "2022-04-11",
+		"GROCERY\nREG 02-06-2012 12:58\nBANANA $1.49\nTOTAL $45.26\nCall 954-585-2225":     "2012-02-06",
+		"COFFEE\n609-664-2022\nDate: 7/8/24, 11:42AM\nTotal $17.43":                        "2024-07-08",
+		"COFFEE TORONTO\n416-555-0199\nDate: 7/8/24\nHST 13% $1.08\nTotal $17.43":          "2024-08-07",
 		"BÄCKEREI\n12.03.2024 08:12\nSumme 4,20\nGutschein gültig bis 30.04.2024":          "2024-03-12",
 		"Rückgabe bis 11.04.2024\nSumme 9,99\nUmtausch bis 11.04.2024\nKasse 3 12.03.2024": "2024-03-12",
 	} {

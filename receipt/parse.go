@@ -1012,7 +1012,7 @@ func dates(l string) [][]string {
 			break
 		}
 		yearEnd := pos + loc[7]
-		if yearEnd+1 < len(l) && strings.ContainsRune("./-", rune(l[yearEnd])) && isDigit(l[yearEnd+1]) {
+		if yearEnd+1 < len(l) && strings.ContainsRune("./-", rune(l[yearEnd])) && isDigit(l[yearEnd+1]) && !clockAfterRE.MatchString(l[yearEnd:]) {
 			pos += loc[2] + 1
 			continue
 		}
@@ -1029,8 +1029,32 @@ func dates(l string) [][]string {
 			out = append(out, []string{m[0], m[2], strconv.Itoa(mo), m[3] + m[4]})
 		}
 	}
+	for _, m := range ctimeRE.FindAllStringSubmatch(l, -1) {
+		if mo, ok := monthNames[strings.ToLower(m[1])]; ok && englishMonth(m[1]) {
+			out = append(out, []string{m[0], m[2], strconv.Itoa(mo), m[3]})
+		}
+	}
+	for _, re := range []*lazyre.Regexp{spacedYearFirstRE, compactDateRE} {
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			out = append(out, []string{m[0], m[3], m[2], m[1]})
+		}
+	}
 	return out
 }
+
+var (
+	// clockAfterRE: a date's year runs on into the time ("25.02.2015.12:43"), not into a
+	// longer figure.
+	clockAfterRE = lazyre.New(`^[./-]\s?(?:[01]?\d|2[0-3]):[0-5]\d`)
+	// ctimeRE is the date of a computer's clock as some tills print it: "Mon Jan 29
+	// 13:24:15 2018", the year after the time.
+	ctimeRE = lazyre.New(`(?i)(?:^|[^\pL])(\pL{3})\s+([0-3]?\d)\s+(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?\s+((?:19|20)\d{2})(?:[^\d]|$)`)
+	// spacedYearFirstRE is a year-first date with spaces for separators before its time
+	// ("2023 03 20 12:58:29", Lithuanian fiscal tills).
+	spacedYearFirstRE = lazyre.New(`(?:^|[^\d])((?:19|20)\d{2})\s([01]\d)\s([0-3]\d)\s+(?:[01]?\d|2[0-3]):[0-5]\d`)
+	// compactDateRE is a date and time run together after "Date:" ("Date: 20220411113218").
+	compactDateRE = lazyre.New(`(?i)\bdate:?\s*((?:19|20)\d{2})([01]\d)([0-3]\d)(?:[0-2]\d[0-5]\d(?:[0-5]\d)?)?(?:[^\d]|$)`)
+)
 
 // validityRE is a line that dates how long something holds: a coupon ("gültig bis"), a
 // return ("Umtausch bis", "return by"), a product ("MHD", "best before"), a card ("exp").
@@ -1055,24 +1079,28 @@ func usDates(l string, ds [][]string) [][]string {
 }
 
 // american: the receipt is from the United States: it pays in dollars and prints a state's
-// ZIP code ("CA 91406"), a sales tax or a phone number in the American form. Only then are
+// ZIP code ("CA 91406"), a sales tax or a phone number in the North American form
+// ("(650) 496-5018", "609-664-2022"), and no Canadian tax (GST, HST, PST, QST). Only then are
 // dates with slashes read month first: Canada's, Australia's and Argentina's dollars or
 // pesos print the day first.
 func (p *parser) american() bool {
 	if p.currency() != "USD" {
 		return false
 	}
+	american := false
 	for i, l := range p.lines {
-		if usZipRE.MatchString(l) || strings.Contains(p.lower[i], "sales tax") || usPhoneRE.MatchString(l) {
-			return true
+		if canadianTaxRE.MatchString(p.lower[i]) {
+			return false // Canada's dollars: its tills print the day first as often as not
 		}
+		american = american || usZipRE.MatchString(l) || strings.Contains(p.lower[i], "sales tax") || usPhoneRE.MatchString(l)
 	}
-	return false
+	return american
 }
 
 var (
-	usZipRE   = lazyre.New(`\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s\d{5}(?:-\d{4})?\b`)
-	usPhoneRE = lazyre.New(`\(\d{3}\)\s?\d{3}-\d{4}\b`)
+	usZipRE       = lazyre.New(`\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s\d{5}(?:-\d{4})?\b`)
+	usPhoneRE     = lazyre.New(`(?:^|[^\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}(?:[^\d-]|$)`)
+	canadianTaxRE = lazyre.New(`\b(?:gst|hst|pst|qst|tps|tvq)\b`)
 )
 
 // monthFirstRE is a date with its month's name first, as American receipts print it: "Aug
