@@ -245,8 +245,10 @@ func findBrand(lower string) (*brand, int) {
 			for _, loc := range brands[i].re.FindAllStringIndex(lower, -1) {
 				mid := (loc[0] + loc[1]) / 2
 				onItem := len(amounts(lineAt(lower, mid))) > 0
+				// In parentheses it names where the shop is ("(TESCO EXTRA KAJANG)" under a
+				// store's address), not who issued the receipt.
 				if inParens(lower, mid) || onItem && (!items || soldElsewhere[brands[i].name]) {
-					continue // where the shop is: "(TESCO EXTRA KAJANG)" under a store's address
+					continue
 				}
 				if pos < 0 || loc[0] < pos {
 					best, pos = &brands[i], loc[0]
