@@ -648,36 +648,63 @@ const (
 
 // binarize is Sauvola's adaptive threshold of g, black ink on white: a pixel is ink when it
 // is darker than m·(1 + k·(s/128 − 1)), m and s the mean and standard deviation of the
-// window (side 2·radius+1) around it; sums over the window come from integral images, so
-// the cost does not grow with the window. Thermal paper fades, greys and shades unevenly;
+// window (side 2·radius+1) around it. Thermal paper fades, greys and shades unevenly;
 // Tesseract's own global threshold (Otsu) then loses a faded VAT table's digits or reads a
 // grey band as ink, a local threshold keeps them (#20: "binarise adaptively").
+//
+// The window's sums slide: each column's sum over the window's rows is updated as the
+// window moves down a row, and a row's window sums slide across those. Integer sums are
+// exact, so the threshold is the one integral images give, without their two tables of
+// the image's size: on a 600 dpi A4 scan (35 megapixels) those took 560 MB and 2.2 s, most
+// of it waiting for memory.
 func binarize(g *image.Gray, radius int, k float64) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	sum := make([]float64, (w+1)*(h+1))
-	sq := make([]float64, (w+1)*(h+1))
-	for y := 0; y < h; y++ {
-		var rs, rq float64
-		for x := 0; x < w; x++ {
-			v := float64(g.Pix[y*g.Stride+x])
-			rs += v
-			rq += v * v
-			sum[(y+1)*(w+1)+x+1] = sum[y*(w+1)+x+1] + rs
-			sq[(y+1)*(w+1)+x+1] = sq[y*(w+1)+x+1] + rq
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	if w == 0 || h == 0 {
+		return out
+	}
+	col := make([]int64, w)   // Σ v over the window's rows, per column
+	colSq := make([]int64, w) // Σ v²
+	add := func(y int, sign int64) {
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		for x, v := range row {
+			col[x] += sign * int64(v)
+			colSq[x] += sign * int64(v) * int64(v)
 		}
 	}
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		y0, y1 := max(0, y-radius), min(h, y+radius+1)
-		for x := 0; x < w; x++ {
-			x0, x1 := max(0, x-radius), min(w, x+radius+1)
-			n := float64((y1 - y0) * (x1 - x0))
-			s := sum[y1*(w+1)+x1] - sum[y0*(w+1)+x1] - sum[y1*(w+1)+x0] + sum[y0*(w+1)+x0]
-			q := sq[y1*(w+1)+x1] - sq[y0*(w+1)+x1] - sq[y1*(w+1)+x0] + sq[y0*(w+1)+x0]
-			m := s / n
-			sd := math.Sqrt(math.Max(0, q/n-m*m))
-			if float64(g.Pix[y*g.Stride+x]) > m*(1+k*(sd/128-1)) {
-				out.Pix[y*out.Stride+x] = 255
+	for y := range min(h, radius+1) {
+		add(y, 1)
+	}
+	for y := range h {
+		if y > 0 {
+			if y+radius < h {
+				add(y+radius, 1)
+			}
+			if y-radius-1 >= 0 {
+				add(y-radius-1, -1)
+			}
+		}
+		rows := int64(min(h, y+radius+1) - max(0, y-radius))
+		var s, q int64
+		for x := range min(w, radius+1) {
+			s, q = s+col[x], q+colSq[x]
+		}
+		in := g.Pix[y*g.Stride : y*g.Stride+w]
+		dst := out.Pix[y*out.Stride : y*out.Stride+w]
+		for x := range w {
+			if x > 0 {
+				if x+radius < w {
+					s, q = s+col[x+radius], q+colSq[x+radius]
+				}
+				if x-radius-1 >= 0 {
+					s, q = s-col[x-radius-1], q-colSq[x-radius-1]
+				}
+			}
+			n := float64(rows * int64(min(w, x+radius+1)-max(0, x-radius)))
+			m := float64(s) / n
+			sd := math.Sqrt(math.Max(0, float64(q)/n-m*m))
+			if float64(in[x]) > m*(1+k*(sd/128-1)) {
+				dst[x] = 255
 			}
 		}
 	}

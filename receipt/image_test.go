@@ -246,6 +246,53 @@ func TestBinarize(t *testing.T) {
 	}
 }
 
+// TestBinarizeIsSauvola: the sliding sums give Sauvola's threshold exactly as its
+// definition does, window by window, at the image's edges and corners too (windows cut
+// short), on images narrower and shorter than the window and on noise, where any slip
+// in adding or dropping a row or column shows.
+func TestBinarizeIsSauvola(t *testing.T) {
+	naive := func(g *image.Gray, r int, k float64, x, y int) uint8 {
+		var s, q, n float64
+		for yy := max(0, y-r); yy < min(g.Rect.Dy(), y+r+1); yy++ {
+			for xx := max(0, x-r); xx < min(g.Rect.Dx(), x+r+1); xx++ {
+				v := float64(g.Pix[yy*g.Stride+xx])
+				s, q, n = s+v, q+v*v, n+1
+			}
+		}
+		m := s / n
+		if float64(g.Pix[y*g.Stride+x]) > m*(1+k*(math.Sqrt(math.Max(0, q/n-m*m))/128-1)) {
+			return 255
+		}
+		return 0
+	}
+	seed := uint32(7)
+	for _, c := range []struct{ w, h, r int }{{60, 40, 5}, {60, 40, 25}, {7, 3, 25}, {1, 90, 4}, {90, 1, 4}, {33, 51, 0}} {
+		g := image.NewGray(image.Rect(0, 0, c.w, c.h))
+		for i := range g.Pix {
+			seed = seed*1664525 + 1013904223
+			g.Pix[i] = uint8(seed >> 24)
+			if i%7 < 3 {
+				g.Pix[i] /= 3 // darker runs, so both sides of the threshold occur
+			}
+		}
+		b := binarize(g, c.r, binK)
+		wrong, ink := 0, 0
+		for y := range c.h {
+			for x := range c.w {
+				if b.Pix[y*b.Stride+x] != naive(g, c.r, binK, x, y) {
+					wrong++
+				}
+				if b.Pix[y*b.Stride+x] == 0 {
+					ink++
+				}
+			}
+		}
+		if wrong > 0 || ink == 0 || ink == c.w*c.h {
+			t.Errorf("%d×%d, radius %d: %d pixels differ from the definition (%d ink)", c.w, c.h, c.r, wrong, ink)
+		}
+	}
+}
+
 // TestUpright: each EXIF orientation turns the stored pixels as a viewer shows them
 // (displayed(x, y) as the orientation's definition reads the stored image).
 func TestUpright(t *testing.T) {
