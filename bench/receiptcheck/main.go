@@ -1,5 +1,5 @@
 // Command receiptcheck measures receipt extraction on scans whose truth is in their file
-// names (merchant_DDMMYYYY[_items]_totalcents[_suffix].jpg, the convention of
+// names (merchant_DDMMYYYY[_items]_totalcents[_suffix].jpg or .png, the convention of
 // softmatic/vision-data and ../shared/corpus/receipts). Each directory is a set of its own,
 // so a tuning set and a held-out set are reported side by side.
 //
@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/papierkram/papierkram/einvoice"
 	"github.com/papierkram/papierkram/engine"
@@ -42,7 +43,7 @@ import (
 )
 
 // name reads the truth from a file name.
-var name = regexp.MustCompile(`^([a-z]+)_(\d{2})(\d{2})(\d{4})(?:_\d+)?_(\d+)(?:_[A-Za-z]+)?\.jpe?g$`)
+var name = regexp.MustCompile(`^([a-z][a-z0-9]*)_(\d{2})(\d{2})(\d{4})(?:_\d+)?_(\d+)(?:_[A-Za-z]+)?\.(?:jpe?g|png)$`)
 
 type truth struct {
 	file, merchant, date string
@@ -99,7 +100,7 @@ func run() error {
 	var sets []string
 	tallies := map[string]*tally{}
 	for _, dir := range flag.Args() {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.jp*g"))
+		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
 		t := &tally{}
 		sets = append(sets, dir)
 		tallies[dir] = t
@@ -267,10 +268,12 @@ func parseName(f string) (truth, bool) {
 	return truth{file: f, merchant: m[1], date: m[4] + "-" + m[3] + "-" + m[2], total: cents.Shift(-2)}, true
 }
 
+// key is a name's letters and digits without their accents, as the file names spell them
+// ("Müller" is "muller", "REMA 1000" "rema1000").
 func key(s string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' {
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		}
 	}
