@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
@@ -33,9 +34,10 @@ type PDFReader interface {
 	Text(ctx context.Context, pdf []byte, first, last int, layout bool) ([]string, error)
 }
 
-// Reader reads the text of an image: the second OCR engine (engine/paddle).
+// Reader reads the text of an image: the second OCR engine (engine/paddle), told the
+// height of the image's text lines as Tesseract found them.
 type Reader interface {
-	Read(ctx context.Context, img []byte) (string, error)
+	Read(ctx context.Context, img []byte, o paddle.Options) (string, error)
 }
 
 // Extractor runs the extraction pipeline. OCR and PDF are required; Second and Model are
@@ -118,7 +120,8 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	r, p := parse(text, e.now(), asReceipt, scan.lines())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
-		e.secondReading(ctx, r, secondImage(image, scan, r, e.now()))
+		img, line := secondImage(image, scan, r, e.now())
+		e.secondReading(ctx, r, p, img, line)
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -199,15 +202,15 @@ var taxIncludedRE = lazyre.New(`(?:inkl|incl|enth[äa]lt|inclus|includ)\S*\s.*\b
 // on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
 // dates and names worse, in twice the time, so it reads only the receipts whose figures
 // are open. Its failure leaves Tesseract's reading.
-func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
-	text, err := e.Second.Read(ctx, img)
+func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img []byte, lineHeight int) {
+	text, err := e.Second.Read(ctx, img, paddle.Options{LineHeight: lineHeight})
 	if err != nil {
 		if e.Log != nil && ctx.Err() == nil {
 			e.Log.Warn("second OCR reading failed", "error", err)
 		}
 		return
 	}
-	s := Parse(text, e.now())
+	s, sp := parse(text, e.now(), asReceipt, nil)
 	r.OCREngine += "+paddleocr"
 	r.Text += "\n" + secondTextMark + "\n" + text
 	if s.Data.Gross.Valid() && (confirmed(s) || !r.Data.Gross.Valid()) {
@@ -221,9 +224,20 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 			r.Data.Gross, r.Confidence.Gross = paid, conf
 		}
 	} else if s.Data.Gross.Valid() && r.Data.Gross.Valid() && !confirmed(r) {
-		// Neither reading's breakdown confirms its total, the items Tesseract read add up
-		// to the second's: Σ items = total settles it (a Polish "SUMA PLN 86,00" for 80,00).
-		if sum, ok := itemsSum(r.Items); ok && len(r.Items) >= 2 && sum.Equal(s.Data.Gross.Value()) && !sum.Equal(r.Data.Gross.Value()) {
+		second, first := s.Data.Gross.Value(), r.Data.Gross.Value()
+		sum, items := itemsSum(r.Items)
+		switch {
+		case items && len(r.Items) >= 2 && sum.Equal(second) && !sum.Equal(first):
+			// Neither reading's breakdown confirms its total, the items Tesseract read add
+			// up to the second's: Σ items = total settles it (a Polish "SUMA PLN 86,00"
+			// for 80,00).
+			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
+		case !second.Equal(first) && !supported(r, p, first) && supported(s, sp, second) && p.prints(second):
+			// Nothing in Tesseract's reading bears out its total, the second's lines bear
+			// out theirs (a card paid it, subtotal and tax add up to it), and Tesseract read
+			// that amount too, under a label it misread: Leroy Merlin's "TOTAL TVA 21.35"
+			// read as "TobaL TUR" took the total from "CARTE BANCAIRE 128.10"; a café's
+			// "Total: $17.43" read as "7.48".
 			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
 		}
 	}
@@ -235,6 +249,23 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, img []byte) {
 	if r.Data.Issuer == "" && s.Data.Issuer != "" {
 		r.Issuer, r.Data.Issuer, r.Confidence.Issuer = s.Issuer, s.Data.Issuer, s.Confidence.Issuer
 	}
+}
+
+// supported: the reading's other lines bear out v as its total: a card paid it, cash less
+// the change is it, an amount before tax and a tax's sum add up to it, or the VAT
+// breakdown does.
+func supported(r *Result, p *parser, v decimal.Decimal) bool {
+	return slices.ContainsFunc(p.paid, v.Equal) || slices.ContainsFunc(p.addsUp, v.Equal) || len(r.VAT) > 0 && sums(r.VAT, v)
+}
+
+// prints: one of the text's lines shows v as an amount.
+func (p *parser) prints(v decimal.Decimal) bool {
+	for _, l := range p.lines {
+		if slices.ContainsFunc(amounts(l), func(a amount) bool { return a.v.Abs().Equal(v) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // itemsSum is what the items add up to, when there are any and each has its amount.
@@ -445,6 +476,9 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 	q := assess(g)
 	if found {
 		q.Paper = &Box{X: paper.Min.X, Y: paper.Min.Y, Width: paper.Dx(), Height: paper.Dy()}
+	}
+	if as == asReceipt {
+		g = halveLarge(g)
 	}
 	prepared, angle := prepare(g)
 	q.Deskewed = angle

@@ -353,3 +353,36 @@ func TestPhotoOnItsSide(t *testing.T) {
 		t.Errorf("total %s, turned %d°; want 24.23, read upright", r.Data.Gross, r.Quality.Rotated)
 	}
 }
+
+// TestHalveLarge: an image over largePixels is halved, each pixel the mean of its four,
+// also when it is a part of a larger one (a receipt cut out of a page); a phone's photo is
+// read as it is.
+func TestHalveLarge(t *testing.T) {
+	photo := image.NewGray(image.Rect(0, 0, 4032, 3024))
+	if halveLarge(photo) != photo {
+		t.Error("a 12 megapixel photo was resized")
+	}
+	page := image.NewGray(image.Rect(0, 0, 4962, 7018))
+	for y := range 7018 {
+		for x := range 4962 {
+			page.Pix[y*page.Stride+x] = uint8((x%2)*100 + (y%2)*50) // 0, 100, 50, 150 → 75
+		}
+	}
+	page.Pix[0] = 255
+	part := page.SubImage(image.Rect(2, 2, 4962, 7018)).(*image.Gray)
+	for _, c := range []struct {
+		g    *image.Gray
+		w, h int
+	}{{page, 2481, 3509}, {part, 2480, 3508}} {
+		got := halveLarge(c.g)
+		if got.Rect.Dx() != c.w || got.Rect.Dy() != c.h {
+			t.Fatalf("%v halved to %v", c.g.Rect, got.Rect)
+		}
+		if v := got.Pix[got.Stride+1]; v != 75 {
+			t.Errorf("%v: a pixel the mean of 0, 100, 50 and 150 is %d", c.g.Rect, v)
+		}
+	}
+	if v := halveLarge(page).Pix[0]; v != (255+100+50+150+2)/4 {
+		t.Errorf("the corner: %d", v)
+	}
+}

@@ -90,6 +90,11 @@ type parser struct {
 
 	tendered, change decimal.Decimal // cash given and change returned, when both are printed
 
+	// paid are the amounts a card paid and cash less its change; addsUp the sums of an
+	// amount before tax and a tax's sum ("Subtotal $16.35", "Total Tax $1.08"): the lines
+	// that bear out a total other than by naming it (supported).
+	paid, addsUp []decimal.Decimal
+
 	buyerVATID string // the buyer's VAT id, read with the issuer's (vatIDsByParty)
 }
 
@@ -203,8 +208,9 @@ var totalWords = []struct {
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
 	// Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
 	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
-	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already).
-	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen`), 8},
+	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already), an American
+	// till's "TL $45.26".
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|^\W*tl\s+\$?\d`), 8},
 	{lazyre.New(`betrag|amount|bel[øo]p`), 5}, // Norwegian "Beløp" on a card slip
 }
 
@@ -219,7 +225,10 @@ var (
 )
 
 var (
-	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept`)
+	// cardRE is a card payment's line, in the words of the tills of many countries (French
+	// "CB" and "carte bancaire", Spanish "tarjeta", Italian "carta" and "Bancomat", an
+	// American till's "CREDIT" at the line's start; a loyalty card's "Carte Maison" is none).
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept|\bcb\b|carte bancaire|carte bleue|sans contact|contactless|tarjeta|\bcarta\b|bancomat|^\W*credit\b`)
 	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago`)
 	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r|[vy]uelto`)
 	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
@@ -250,10 +259,18 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 	}
 	var cash, change, rounding decimal.Decimal
-	var cards, totals []decimal.Decimal
+	var cards, totals, before, taxes []decimal.Decimal
 	for i, l := range p.lower {
 		as := amounts(p.lines[i])
 		v, ok := last(as)
+		if ok && len(as) == 1 {
+			switch {
+			case taxSumRE.MatchString(l):
+				taxes = append(taxes, v.Abs())
+			case beforeTaxRE.MatchString(l):
+				before = append(before, v.Abs())
+			}
+		}
 		if !ok && roundingRE.MatchString(l) {
 			if m := centsOnlyRE.FindStringSubmatch(l); m != nil {
 				v, ok = decimal.RequireFromString("0."+m[1]), true // "Rounding Adjustment RM .02"
@@ -322,6 +339,15 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	if cash.Sign() > 0 && change.Sign() > 0 && cash.GreaterThan(change) {
 		vote(cash.Sub(change), 7, -1)
 		p.tendered, p.change = cash, change
+	}
+	p.paid = append(slices.Clone(cards), p.tendered.Sub(p.change))
+	p.addsUp = p.addsUp[:0]
+	for _, b := range before[:min(len(before), maxTaxAmounts)] {
+		for _, t := range taxes[:min(len(taxes), maxTaxAmounts)] {
+			if t.Sign() > 0 && t.LessThan(b) {
+				p.addsUp = append(p.addsUp, b.Add(t))
+			}
+		}
 	}
 	if len(vat) > 0 {
 		sum, complete := decimal.Zero, true
@@ -501,7 +527,11 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 				rest = l[m[1]:] // a misread rate is no amount
 			}
 		}
-		if !hasRate && !inTable || !hasRate && tableSumRE.MatchString(low) {
+		// A row beside a line that names the tax, its table's header lost to OCR ("5,50
+		// 8,33 € 0,46 € 8,79 €" over "TOTAL TVA … 8,79 €"), is read only when its figures
+		// are a rate of the country, a net, its VAT and their gross (figureRate).
+		lone := !hasRate && !inTable && (i > 0 && taxRE.MatchString(p.lower[i-1]) || i+1 < len(p.lines) && taxRE.MatchString(p.lower[i+1]))
+		if !hasRate && !inTable && !lone || !hasRate && tableSumRE.MatchString(low) {
 			continue // the table's sum line is no rate's line
 		}
 		var as []decimal.Decimal
@@ -510,8 +540,15 @@ func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
 		}
 		as = as[:min(len(as), maxVATAmounts)]
 		line, ok := VATLine{}, false
-		if !hasRate && inTable {
+		if !hasRate {
 			line, ok = figureRate(rest)
+		}
+		if lone {
+			if ok && line.Net.Valid() && line.Gross.Valid() && slices.ContainsFunc(rates, line.Rate.Value().Equal) && !seen[line.Rate.Value().String()] {
+				seen[line.Rate.Value().String()] = true
+				out = append(out, line)
+			}
+			continue
 		}
 		if !ok && !hasRate && inTable && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
 			// An invoice's table names the rate in its header ("Steuersatz [%]") and prints

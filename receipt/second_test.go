@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,8 +77,17 @@ func TestSecondImage(t *testing.T) {
 	r := &Result{}
 	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
 	r.Data.Date, r.Data.Issuer = "2026-02-01", "Bäckerei Muster"
+	// lined is the second image, after checking that the line height told with it is
+	// syntheticScan's rows' (20 pixels), by which the engine shrinks it.
+	lined := func(b []byte, line int) []byte {
+		t.Helper()
+		if line != 20 {
+			t.Errorf("line height %d told, the rows are 20 pixels high", line)
+		}
+		return b
+	}
 
-	got := rowsIn(t, secondImage(full, s, r, now), len(texts))
+	got := rowsIn(t, lined(secondImage(full, s, r, now)), len(texts))
 	for i := 14; i <= 18; i++ {
 		if !got[i] {
 			t.Errorf("unconfirmed figures: row %d (%s) is not read again", i, texts[i])
@@ -95,14 +105,14 @@ func TestSecondImage(t *testing.T) {
 	// Figures confirmed, the date missing: its row and neighbours only.
 	r.VAT = []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(7)), Gross: einvoice.NewDecimal(decimal.RequireFromString("12.00"))}}
 	r.Data.Date = ""
-	got = rowsIn(t, secondImage(full, s, r, now), len(texts))
+	got = rowsIn(t, lined(secondImage(full, s, r, now)), len(texts))
 	if len(got) != 3 || !got[25] || !got[26] || !got[27] {
 		t.Errorf("a missing date: rows %v read again, want 25 to 27", got)
 	}
 
 	// The issuer missing as well: the header above the first amount comes along.
 	r.Data.Issuer = ""
-	got = rowsIn(t, secondImage(full, s, r, now), len(texts))
+	got = rowsIn(t, lined(secondImage(full, s, r, now)), len(texts))
 	if !got[0] || !got[1] || !got[26] || got[5] {
 		t.Errorf("a missing issuer and date: rows %v read again", got)
 	}
@@ -111,7 +121,7 @@ func TestSecondImage(t *testing.T) {
 	texts[26] = "Bis bald"
 	s = syntheticScan(texts)
 	full, _ = encodePNG(s.gray)
-	b := secondImage(full, s, r, now)
+	b := lined(secondImage(full, s, r, now))
 	if got = rowsIn(t, b, len(texts)); len(got) != len(texts) {
 		t.Errorf("no date row: %d of %d rows read again", len(got), len(texts))
 	}
@@ -121,8 +131,8 @@ func TestSecondImage(t *testing.T) {
 	}
 
 	// No words: the image as Tesseract read it.
-	if b := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r, now); !bytes.Equal(b, full) {
-		t.Error("without words the second image is not the full one")
+	if b, line := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r, now); !bytes.Equal(b, full) || line != 0 {
+		t.Errorf("without words the second image is not the full one, or a line height %d is told", line)
 	}
 }
 
@@ -203,6 +213,36 @@ func TestItemsSettleTheTotal(t *testing.T) {
 		}
 		if r.Data.Gross.String() != want {
 			t.Errorf("second reading %q: total %s, want %s", second, r.Data.Gross, want)
+		}
+	}
+}
+
+// TestSecondBearsOutItsTotal: when neither reading's breakdown confirms its total, the
+// second's total is taken where its own lines bear it out (a card paid it; subtotal and tax
+// add up to it), nothing bears out Tesseract's, and Tesseract read that amount too. Not
+// when Tesseract's total is paid by its card, nor when Tesseract never read the amount.
+func TestSecondBearsOutItsTotal(t *testing.T) {
+	// Tesseract read no date on the first, a tip's percentages on the second: both are
+	// read again.
+	merlin := "LEROY MERLIN\nCOUDE PVC 47.60\nCARTE BANCAIRE 128.10 EUR\nTobaL TUR : : 21.35 Total WF; We. 95"
+	cafe := "Berry Cafe\n07/08/2024\nLatte 16.35\nTotal Tax: $1.08\nTotal: \"7.48\nMASTERCRD 5293. $17.43\n18.00% of sale: $2.94"
+	for _, c := range []struct{ first, second, want string }{
+		{merlin, "TOTAL (EUR) 128.10\nCARTE BANCAIRE 128.10 EUR", "128.10"},
+		{cafe, "Subtotal: $16.35\nTotal Tax: $1.08\nTotal: $17.43", "17.43"},
+		// Nothing of the second's bears out its total: Tesseract's stays.
+		{cafe, "Total: $17.43", "7.48"},
+		// Tesseract never read 18.43: a misreading of the second's is not taken.
+		{cafe, "Subtotal: $17.35\nTotal Tax: $1.08\nTotal: $18.43", "7.48"},
+		// Tesseract's total is what its card paid.
+		{strings.Replace(merlin, "128.10", "21.35", 1), "TOTAL (EUR) 128.10\nCARTE BANCAIRE 128.10 EUR", "21.35"},
+	} {
+		e := &Extractor{OCR: fixedOCR{c.first}, Second: &fixedReader{text: c.second}, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Gross.String() != c.want || !strings.Contains(r.OCREngine, "paddleocr") {
+			t.Errorf("%q then %q: total %s, want %s (%s)", c.first, c.second, r.Data.Gross, c.want, r.OCREngine)
 		}
 	}
 }

@@ -125,3 +125,31 @@ func TestLongLinesBounded(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// TestTillsOfFranceAndAmerica: a French till's "CB" and "CARTE BANCAIRE" lines pay the
+// total, and its VAT row without a header is read beside "TOTAL TVA" when its figures are a
+// French rate, net, VAT and gross (OCR misread the total "8,79" as "6,79"); an American
+// till's "TL" is its total, "CREDIT" its card. A row of four figures beside no tax line, or
+// at a rate the country does not have, is no VAT row.
+func TestTillsOfFranceAndAmerica(t *testing.T) {
+	r := Parse("U EXPRESS\nNOIX CAJOU 1,90€\nTOTAL 3hrtih® 6,79 €\nCB SANS CONTACT UX EUR 8,79 €\n17 5,50 8,33 € 0,46 € 8,79 €\nTOTAL TVA ase- O46€ . 8,79 €", now)
+	if r.Data.Gross.String() != "8.79" || len(r.VAT) != 1 || r.VAT[0].Rate.String() != "5.5" || r.VAT[0].VAT.String() != "0.46" {
+		t.Errorf("U Express: total %s, breakdown %+v", r.Data.Gross, r.VAT)
+	}
+	r = Parse("LEROY MERLIN\nCOUDE PVC 47.60\nCARTE BANCAIRE 128.10 EUR\nTOTAL 128.10", now)
+	if r.Data.Gross.String() != "128.10" || r.Confidence.Gross < 0.9 {
+		t.Errorf("Leroy Merlin: total %s (confidence %v)", r.Data.Gross, r.Confidence.Gross)
+	}
+	r = Parse("BROTHERS FARMERS MKT\nAPPLES 3.49\nTL $45.26\nCREDIT $45.26", now)
+	if r.Data.Gross.String() != "45.26" {
+		t.Errorf("an American till's TL: total %s", r.Data.Gross)
+	}
+	for _, text := range []string{
+		"BOULANGERIE\nTOTAL 8,79 €\n5,50 8,33 € 0,46 € 8,79 €\nMERCI",                                             // no tax line beside it
+		"BOULANGERIE DU CENTRE\nMerci de votre visite\nTOTAL 8,78 €\n7,00 8,21 € 0,57 € 8,78 €\nTOTAL TVA 0,57 €", // 7 % is no French rate
+	} {
+		if r := Parse(text, now); len(r.VAT) != 0 {
+			t.Errorf("%q: breakdown %+v", text, r.VAT)
+		}
+	}
+}
