@@ -275,3 +275,22 @@ func TestAddressAndColumnsNameNoIssuer(t *testing.T) {
 		}
 	}
 }
+
+// TestKindAndDomainNameTheShop: a line that names only what kind of place a shop is takes
+// the name below it ("RISTORANTE" over "la Piazzetta", "Berghotel" over "Grosse
+// Scheidegg"); with no name line OCR could read, the shop's web address names it, not a
+// payment provider's or a till maker's.
+func TestKindAndDomainNameTheShop(t *testing.T) {
+	for text, want := range map[string]string{
+		"PIZZERIA\nRISTORANTE\nla Piazzetta\nFriedensstraße 9\n85586 Poing\nSUMME 66,70": "RISTORANTE la Piazzetta",
+		"Berghotel\nGrosse Scheidegg\n3818 Grindelwald\nTotal CHF 54.50":                 "Berghotel Grosse Scheidegg",
+		"Restaurant\nTel. 0211 123456\nTotal 12,00":                                      "Restaurant",
+		"a | ~ ;\n40213 Düsseldorf\nwww .einhorn-duesse Idorf .de\nSUMME 35,60":          "einhorn-duesseidorf.de",
+		"a | ~ ;\nwww.payback.de\nwww.baeckerei-schmidt.de\nSUMME 3,60":                  "baeckerei-schmidt.de",
+		"a | ~ ;\nwww.ready2order.com\nSUMME 3,60":                                       "",
+	} {
+		if got := Parse(text, now).Data.Issuer; got != want {
+			t.Errorf("%q: issuer %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1660,12 +1660,65 @@ func (p *parser) issuer() (Issuer, float64) {
 			}
 			if nameLike(l) && !junkStart.MatchString(strings.TrimLeftFunc(l, notLetter)) {
 				is.Name, conf = strings.TrimSpace(l), 0.4
+				if kindOnlyRE.MatchString(is.Name) {
+					is.Name = p.namedKind(head, i)
+				}
 				break
 			}
 		}
 	}
+	if is.Name == "" {
+		// A logo OCR could not read, the shop's web address printed below: its domain
+		// names it ("www .einhorn-duesse Idorf .de").
+		if d := shopDomain(all); d != "" {
+			is.Name, conf = d, 0.3
+		}
+	}
 	return is, conf
 }
+
+// kindOnlyRE is a line that names only what kind of place a shop is ("PIZZERIA",
+// "RISTORANTE", "Berghotel", "Bäckerei und Konditorei"): its name is on a line below.
+var kindOnlyRE = lazyre.New(`(?i)^\W*(?:(?:\pL+)?(?:hotel|gasthaus|gasthof|restaurant|ristorante|pizzeria|trattoria|osteria|taverna|brasserie|bistro|caf[ée]|bar|pub|imbiss|kiosk|b[äa]ckerei|konditorei|metzgerei|fleischerei|apotheke|pharmacie|farmacia|boulangerie|p[âa]tisserie|tankstelle|buchhandlung|bakery|grill)(?:\s+(?:und|&|and|et|e|y)\s+\pL+)?)\W*$`)
+
+// namedKind is the kind of place at head[i] with its name, the first line below (within
+// three) that reads as a name and is not another kind ("RISTORANTE" over "la Piazzetta":
+// "RISTORANTE la Piazzetta"); the kind alone when none does.
+func (p *parser) namedKind(head []string, i int) string {
+	kind := strings.TrimSpace(head[i])
+	for j := i + 1; j < min(len(head), i+4); j++ {
+		l := strings.TrimSpace(head[j])
+		if kindOnlyRE.MatchString(l) {
+			kind = l // the kind nearest the name
+			continue
+		}
+		if nameLike(l) && !junkStart.MatchString(strings.TrimLeftFunc(l, notLetter)) {
+			return kind + " " + l
+		}
+	}
+	return kind
+}
+
+// shopDomain is the first web address in the text that is no payment's, till maker's or
+// review site's, as "name.tld" (spaces OCR set into it dropped); "" when there is none.
+func shopDomain(all string) string {
+	for _, m := range domainRE.FindAllStringSubmatch(all, -1) {
+		name := strings.NewReplacer(" ", "", "\t", "").Replace(m[1])
+		if len(name) < 3 || notShopDomainRE.MatchString(name) {
+			continue
+		}
+		return name + "." + m[2]
+	}
+	return ""
+}
+
+// domainRE is a web address as OCR reads it ("www .einhorn-duesse Idorf .de"): after www.
+// or http(s)://, a name (one space inside it allowed), a dot and a country's or a common
+// top-level domain.
+var (
+	domainRE        = lazyre.New(`(?:www\s?[.,]\s?|https?\s?:\s?//\s?(?:www\s?\.\s?)?)([a-z0-9][a-z0-9-]+(?: [a-z0-9-]+)?)\s?[.,]\s?(de|at|ch|com|fr|it|es|nl|be|pl|cz|fi|se|no|dk|co\.uk|uk|eu|lt|lv|ee|pt|ie|lu|hu|sk|si|hr|net|org|shop|info)\b`)
+	notShopDomainRE = lazyre.New(`^(?:payback|paypal|google|facebook|instagram|twitter|tripadvisor|sumup|zettle|izettle|ready2order|hellocash|orderbird|lightspeed|gastrofix|vectron|sunmi|square|stripe|klarna|visa|mastercard|bit|youtube|tiktok|linkedin|trustpilot|deutschepost|dhl|umfrage|feedback|survey|kassensichv|fiskaly|efsta|epson|posbill|bonsystem|bonprinter)`)
+)
 
 func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 
