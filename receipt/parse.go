@@ -1667,9 +1667,10 @@ func (p *parser) issuer() (Issuer, float64) {
 			}
 		}
 	}
-	if is.Name == "" {
+	if is.Name == "" && p.as == asReceipt {
 		// A logo OCR could not read, the shop's web address printed below: its domain
-		// names it ("www .einhorn-duesse Idorf .de").
+		// names it ("www .einhorn-duesse Idorf .de"). An invoice names its seller in its
+		// address block (layoutparties).
 		if d := shopDomain(all); d != "" {
 			is.Name, conf = d, 0.3
 		}
