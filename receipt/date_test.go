@@ -46,6 +46,8 @@ func TestGluedDates(t *testing.T) {
 		"Summe 7,16\n02.05.2099 16:39\n":                            "2099-05-02", // only a future date: kept, flagged
 		"Datum Zeit\n02.05.209916:39":                               "",           // a glued future date is none
 		"SUMME 19.99\nMWST 19.00 % 16.80 3.19\n02.08.2020 16:39 36": "2020-08-02",
+		"TOTAL 128.10\n133-000007-010387430/07/2023 13:07":          "2023-07-30", // the day run on from a ticket's number
+		"TOTAL 128.10\nRef 010387430/07/2023":                       "",           // no time vouches for it
 	} {
 		r := Parse(text, now)
 		if string(r.Data.Date) != want {

@@ -1032,9 +1032,13 @@ var (
 	// drops a space or a dot in it. gluedTimeRE: the year runs into the hour
 	// ("02.05.202016:39", "29.02.2014:52" = 29.02.20 14:52); noDotDateRE: the dot after the
 	// day is lost ("0203.20 15:59"). Both are read only when the time that follows vouches
-	// for them, and only when no date is read cleanly.
+	// for them, and only when no date is read cleanly; so is a date run on from a number
+	// before it (leftGluedRE).
 	gluedTimeRE = lazyre.New(`(?:^|[^\d])([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2}|\d{2})(?:[01]\d|2[0-3]):[0-5]\d`)
 	noDotDateRE = lazyre.New(`(?:^|[^\d.,])([0-3]\d)([01]\d)[.]((?:19|20)\d{2}|\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
+	// leftGluedRE: the day runs on from the number before it, the ticket's in a footer
+	// ("133-000007-010387430/07/2023 13:07", Leroy Merlin's as PaddleOCR reads it).
+	leftGluedRE = lazyre.New(`\d([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
 )
 
 // dates are the day, month and year of each date in l: numeric (dateRE) or with the month's
@@ -1209,7 +1213,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	glued := false // the date is read from a footer whose separator OCR lost
 	if len(cands) == 0 {
 		for i, l := range p.lines {
-			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE} {
+			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE, leftGluedRE} {
 				for _, m := range re.FindAllStringSubmatch(l, -1) {
 					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
 						cands = append(cands, cand{d, i, false, false})
