@@ -48,15 +48,17 @@ type Options struct {
 	LineHeight int
 }
 
-// maxLine is the height of a text line, in the pixels the models are given, above which an
-// image is shrunk further than Scale or PartScale: the scales were measured on 300 dpi
-// receipt scans, whose lines (30 to 44 pixels) they bring to 18 to 35; a phone's photo or a
-// 600 dpi scan has lines of 60 to 240 pixels, which Scale left two to four times that tall
-// (a 600 dpi receipt's whole scan took 36 s at 0.6 and 7 s at 0.2, read better at 0.2:
-// recognition resizes every line to its 48 pixels anyway, and detection's cost grows with
-// the pixels). minScale bounds the shrinking for a line height misjudged.
+// maxLine is the height of a text line (Tesseract's row, ascenders to descenders), in the
+// pixels the models are given, above which a whole image is shrunk further than Scale:
+// the recognition model's own line height. The scales were measured on 300 dpi receipt
+// scans, whose rows (30 to 44 pixels) they bring to 18 to 35; a phone's photo or a 600 dpi
+// scan has rows of 60 to 240 pixels, which Scale left up to three times taller than
+// recognition reads them (a 600 dpi receipt's whole scan took 36 s at 0.6 and 7 s at 0.2,
+// and read better at 0.2), and detection's cost grows with the pixels. Shrunk to 36
+// pixels, a photo's row lost a digit ("09-04-2026" for 2020; right from 44 up). minScale
+// bounds the shrinking for a row height misjudged.
 const (
-	maxLine  = 36
+	maxLine  = 48
 	minScale = 0.1
 )
 

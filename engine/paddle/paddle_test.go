@@ -169,7 +169,7 @@ func TestScaleFor(t *testing.T) {
 	}{
 		{1000, 3000, 0, Scale}, {2480, 3508, 0, Scale}, {900, 400, 0, PartScale}, {1000, 1000, 0, PartScale}, {1000, 1001, 0, Scale},
 		{1000, 3000, 40, Scale}, {900, 400, 44, PartScale}, // a 300 dpi scan's lines: as measured
-		{1000, 3000, 120, 0.3}, {900, 400, 90, PartScale}, {3000, 4000, 600, minScale},
+		{1000, 3000, 60, Scale}, {1000, 3000, 120, 0.4}, {900, 400, 90, PartScale}, {3000, 4000, 600, minScale},
 	} {
 		if got := scaleFor(encode(c.w, c.h), Options{LineHeight: c.line}); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("%d × %d, lines of %d: scale %v, want %v", c.w, c.h, c.line, got, c.want)
