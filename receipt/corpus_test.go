@@ -239,9 +239,9 @@ type recorder struct {
 	sizes []image.Rectangle
 }
 
-func (r *recorder) Read(ctx context.Context, img []byte, o paddle.Options) (string, error) {
+func (r *recorder) Read(ctx context.Context, img []byte) (string, error) {
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(img)); err == nil {
 		r.sizes = append(r.sizes, image.Rect(0, 0, cfg.Width, cfg.Height))
 	}
-	return r.Reader.Read(ctx, img, o)
+	return r.Reader.Read(ctx, img)
 }

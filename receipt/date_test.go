@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/papierkram/papierkram/einvoice"
-	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/tesseract"
 )
 
@@ -122,7 +121,7 @@ type fixedReader struct {
 	calls int
 }
 
-func (r *fixedReader) Read(context.Context, []byte, paddle.Options) (string, error) {
+func (r *fixedReader) Read(context.Context, []byte) (string, error) {
 	r.calls++
 	return r.text, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/papierkram/papierkram/engine/paddle"
 	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/engine/tesseract"
 	"github.com/papierkram/papierkram/fault"
@@ -34,10 +33,9 @@ type PDFReader interface {
 	Text(ctx context.Context, pdf []byte, first, last int, layout bool) ([]string, error)
 }
 
-// Reader reads the text of an image: the second OCR engine (engine/paddle), told the
-// height of the image's text lines as Tesseract found them.
+// Reader reads the text of an image: the second OCR engine (engine/paddle).
 type Reader interface {
-	Read(ctx context.Context, img []byte, o paddle.Options) (string, error)
+	Read(ctx context.Context, img []byte) (string, error)
 }
 
 // Extractor runs the extraction pipeline. OCR and PDF are required; Second and Model are
@@ -120,8 +118,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	r, p := parse(text, e.now(), asReceipt, scan.lines())
 	r.OCREngine = ocrEngine(src)
 	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
-		img, line := secondImage(image, scan, r, e.now())
-		e.secondReading(ctx, r, p, img, line)
+		e.secondReading(ctx, r, p, secondImage(image, scan, r, e.now()))
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -202,8 +199,8 @@ var taxIncludedRE = lazyre.New(`(?:inkl|incl|enth[äa]lt|inclus|includ)\S*\s.*\b
 // on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
 // dates and names worse, in twice the time, so it reads only the receipts whose figures
 // are open. Its failure leaves Tesseract's reading.
-func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img []byte, lineHeight int) {
-	text, err := e.Second.Read(ctx, img, paddle.Options{LineHeight: lineHeight})
+func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img []byte) {
+	text, err := e.Second.Read(ctx, img)
 	if err != nil {
 		if e.Log != nil && ctx.Err() == nil {
 			e.Log.Warn("second OCR reading failed", "error", err)

@@ -176,17 +176,16 @@ const (
 // receipts its reading took more time than Tesseract's whole run (#20: one receipt within
 // 1.5 × a bare tesseract run). When no row names what is open, the engine reads the whole
 // text area (the paper, not a flatbed page's empty background). full is the image
-// Tesseract read, answered when no smaller image can be made. It also answers the median
-// height of Tesseract's rows (0 when it read none), by which the engine shrinks the image.
-func secondImage(full []byte, s *scanRead, r *Result, now time.Time) ([]byte, int) {
+// Tesseract read, answered when no smaller image can be made.
+func secondImage(full []byte, s *scanRead, r *Result, now time.Time) []byte {
 	if s == nil || s.gray == nil || s.page == nil {
-		return full, 0
+		return full
 	}
 	rows := s.rows()
 	if len(rows) == 0 {
-		return full, 0
+		return full
 	}
-	area, line := textArea(rows, s.gray.Rect)
+	area := textArea(rows, s.gray.Rect)
 	want := make([]bool, len(rows))
 	mark := func(i, spread int) {
 		for j := max(0, i-spread); j <= min(len(rows)-1, i+spread); j++ {
@@ -235,7 +234,7 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time) ([]byte, in
 		}
 	}
 	if needFigures && !foundFigures || needDate && !foundDate {
-		return cropPNG(full, s.gray, []image.Rectangle{area}), line
+		return cropPNG(full, s.gray, []image.Rectangle{area})
 	}
 	if needIssuer {
 		end := firstAmount
@@ -266,7 +265,7 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time) ([]byte, in
 	if float64(height) > maxPartShare*float64(area.Dy()) {
 		bands = []image.Rectangle{area}
 	}
-	return cropPNG(full, s.gray, bands), line
+	return cropPNG(full, s.gray, bands)
 }
 
 // figureRE is a decimal figure, as OCR may have misread an amount.
@@ -288,9 +287,8 @@ func figureRow(low string) bool {
 }
 
 // textArea is the box around the rows' words, a little wider, within bounds: on a page
-// whose paper was not found (a light lid) it leaves out the empty background. It also
-// answers the rows' median height.
-func textArea(rows []textRow, bounds image.Rectangle) (image.Rectangle, int) {
+// whose paper was not found (a light lid) it leaves out the empty background.
+func textArea(rows []textRow, bounds image.Rectangle) image.Rectangle {
 	var box image.Rectangle
 	hs := make([]int, 0, len(rows))
 	for i, r := range rows {
@@ -303,8 +301,8 @@ func textArea(rows []textRow, bounds image.Rectangle) (image.Rectangle, int) {
 		hs = append(hs, r.bottom-r.top)
 	}
 	slices.Sort(hs)
-	line := hs[len(hs)/2]
-	return box.Inset(-2 * line).Intersect(bounds), line
+	m := 2 * hs[len(hs)/2]
+	return box.Inset(-m).Intersect(bounds)
 }
 
 // cropPNG stacks the bands of g, one line's height of white between them, as the PNG the

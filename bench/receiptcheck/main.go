@@ -188,7 +188,7 @@ func run() error {
 type paddleOCR struct{ p *paddle.Paddle }
 
 func (o paddleOCR) Read(ctx context.Context, img []byte, _ tesseract.Options) (*tesseract.Page, error) {
-	text, err := o.p.Read(ctx, img, paddle.Options{})
+	text, err := o.p.Read(ctx, img)
 	if err != nil {
 		return nil, err
 	}

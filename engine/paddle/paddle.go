@@ -41,39 +41,12 @@ const (
 	partPixels = 1_000_000
 )
 
-// Options tell Read what is known of the image.
-type Options struct {
-	// LineHeight is the height in pixels of the image's typical text line (Tesseract's
-	// median row, say); 0 when not known.
-	LineHeight int
-}
-
-// maxLine is the height of a text line (Tesseract's row, ascenders to descenders), in the
-// pixels the models are given, above which a whole image is shrunk further than Scale:
-// the recognition model's own line height. The scales were measured on 300 dpi receipt
-// scans, whose rows (30 to 44 pixels) they bring to 18 to 35; a phone's photo or a 600 dpi
-// scan has rows of 60 to 240 pixels, which Scale left up to three times taller than
-// recognition reads them (a 600 dpi receipt's whole scan took 36 s at 0.6 and 7 s at 0.2,
-// and read better at 0.2), and detection's cost grows with the pixels. Shrunk to 36
-// pixels, a photo's row lost a digit ("09-04-2026" for 2020; right from 44 up). minScale
-// bounds the shrinking for a row height misjudged.
-const (
-	maxLine  = 48
-	minScale = 0.1
-)
-
 // scaleFor is the scale img is read at: Scale for a receipt's whole scan (about 1000 ×
-// 3000), smaller when its lines would stay taller than maxLine; PartScale for a part of
-// one, whatever its lines: a part costs little at any scale, and a photo's few rows of
-// large print shrunk to maxLine lost their total ("TOTAL EURO TVA 17.00", lines of 92
-// pixels read at 0.39).
-func scaleFor(img []byte, o Options) float64 {
+// 3000), PartScale for a part of one.
+func scaleFor(img []byte) float64 {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(img))
 	if err == nil && cfg.Width > 0 && cfg.Height > 0 && cfg.Width*cfg.Height <= partPixels {
 		return PartScale
-	}
-	if h := float64(o.LineHeight); h*Scale > maxLine {
-		return max(minScale, maxLine/h)
 	}
 	return Scale
 }
@@ -120,14 +93,14 @@ func (p *Paddle) Ready(ctx context.Context) error { return p.sup.Ready(ctx) }
 func (p *Paddle) Stop(ctx context.Context) error { return p.sup.Stop(ctx) }
 
 // Read recognises the text of an image (PNG or JPEG bytes), line by line, top to bottom.
-func (p *Paddle) Read(ctx context.Context, img []byte, o Options) (string, error) {
+func (p *Paddle) Read(ctx context.Context, img []byte) (string, error) {
 	var text string
 	err := p.sup.Run(ctx, func(ctx context.Context, w *engine.Worker) error {
 		in := filepath.Join(w.TempDir(), "in.img")
 		if err := os.WriteFile(in, img, 0o600); err != nil {
 			return err
 		}
-		t, err := w.Process().(*process).read(in, scaleFor(img, o))
+		t, err := w.Process().(*process).read(in, scaleFor(img))
 		if err != nil {
 			return fmt.Errorf("paddleocr: %w", err)
 		}

@@ -34,7 +34,7 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := newPaddle(t).Read(t.Context(), img, Options{})
+	text, err := newPaddle(t).Read(t.Context(), img)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestWarmProcess(t *testing.T) {
 	t.Cleanup(func() { p.Stop(context.Background()) })
 	var first []int
 	for i := range 3 {
-		text, err := p.Read(t.Context(), img, Options{})
+		text, err := p.Read(t.Context(), img)
 		if err != nil || !strings.Contains(text, "24,23") {
 			t.Fatalf("reading %d: %v\n%s", i, err, text)
 		}
@@ -106,13 +106,13 @@ func TestWarmProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := p.Read(ctx, img, Options{}); err == nil {
+	if _, err := p.Read(ctx, img); err == nil {
 		t.Fatal("a reading with 50 ms succeeded")
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("a reading past its time returned after %v", d)
 	}
-	text, err := p.Read(t.Context(), img, Options{})
+	text, err := p.Read(t.Context(), img)
 	if err != nil || !strings.Contains(text, "24,23") {
 		t.Fatalf("the reading after a timeout: %v\n%s", err, text)
 	}
@@ -134,7 +134,7 @@ func TestWarmProcess(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	p := newPaddle(t)
 	start := time.Now()
-	if _, err := p.Read(t.Context(), []byte("\x89PNG\r\n\x1a\nnot really"), Options{}); err == nil {
+	if _, err := p.Read(t.Context(), []byte("\x89PNG\r\n\x1a\nnot really")); err == nil {
 		t.Error("a damaged image was read")
 	}
 	if d := time.Since(start); d > 30*time.Second {
@@ -153,8 +153,7 @@ func TestInstalled(t *testing.T) {
 }
 
 // TestScaleFor: a receipt's whole scan is shrunk by Scale, a few rows of one by PartScale;
-// what is no image by Scale; a whole scan whose lines would stay taller than maxLine
-// further, down to minScale, a part not.
+// what is no image by Scale.
 func TestScaleFor(t *testing.T) {
 	encode := func(w, h int) []byte {
 		var b bytes.Buffer
@@ -164,18 +163,14 @@ func TestScaleFor(t *testing.T) {
 		return b.Bytes()
 	}
 	for _, c := range []struct {
-		w, h, line int
-		want       float64
-	}{
-		{1000, 3000, 0, Scale}, {2480, 3508, 0, Scale}, {900, 400, 0, PartScale}, {1000, 1000, 0, PartScale}, {1000, 1001, 0, Scale},
-		{1000, 3000, 40, Scale}, {900, 400, 44, PartScale}, // a 300 dpi scan's lines: as measured
-		{1000, 3000, 60, Scale}, {1000, 3000, 120, 0.4}, {900, 400, 90, PartScale}, {3000, 4000, 600, minScale},
-	} {
-		if got := scaleFor(encode(c.w, c.h), Options{LineHeight: c.line}); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%d × %d, lines of %d: scale %v, want %v", c.w, c.h, c.line, got, c.want)
+		w, h int
+		want float64
+	}{{1000, 3000, Scale}, {2480, 3508, Scale}, {900, 400, PartScale}, {1000, 1000, PartScale}, {1000, 1001, Scale}} {
+		if got := scaleFor(encode(c.w, c.h)); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%d × %d: scale %v, want %v", c.w, c.h, got, c.want)
 		}
 	}
-	if got := scaleFor([]byte("no image"), Options{}); got != Scale {
+	if got := scaleFor([]byte("no image")); got != Scale {
 		t.Errorf("no image: scale %v", got)
 	}
 }
