@@ -288,6 +288,7 @@ func TestKindAndDomainNameTheShop(t *testing.T) {
 		"a | ~ ;\n40213 Düsseldorf\nwww .einhorn-duesse Idorf .de\nSUMME 35,60":          "einhorn-duesseidorf.de",
 		"a | ~ ;\nwww.payback.de\nwww.baeckerei-schmidt.de\nSUMME 3,60":                  "baeckerei-schmidt.de",
 		"a | ~ ;\nwww.ready2order.com\nSUMME 3,60":                                       "",
+		"a | ~ ;\nwww.bit.ly/x\nwww.bitburger-shop.de\nSUMME 3,60":                       "bitburger-shop.de",
 	} {
 		if got := Parse(text, now).Data.Issuer; got != want {
 			t.Errorf("%q: issuer %q, want %q", text, got, want)

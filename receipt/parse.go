@@ -340,7 +340,10 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		vote(cash.Sub(change), 7, -1)
 		p.tendered, p.change = cash, change
 	}
-	p.paid = append(slices.Clone(cards), p.tendered.Sub(p.change))
+	p.paid = slices.Clone(cards)
+	if p.tendered.Sign() > 0 {
+		p.paid = append(p.paid, p.tendered.Sub(p.change))
+	}
 	p.addsUp = p.addsUp[:0]
 	for _, b := range before[:min(len(before), maxTaxAmounts)] {
 		for _, t := range taxes[:min(len(taxes), maxTaxAmounts)] {
@@ -1665,7 +1668,7 @@ func (p *parser) issuer() (Issuer, float64) {
 			if nameLike(l) && !junkStart.MatchString(strings.TrimLeftFunc(l, notLetter)) {
 				is.Name, conf = strings.TrimSpace(l), 0.4
 				if kindOnlyRE.MatchString(is.Name) {
-					is.Name = p.namedKind(head, i)
+					is.Name = namedKind(head, i)
 				}
 				break
 			}
@@ -1689,7 +1692,7 @@ var kindOnlyRE = lazyre.New(`(?i)^\W*(?:(?:\pL+)?(?:hotel|gasthaus|gasthof|resta
 // namedKind is the kind of place at head[i] with its name, the first line below (within
 // three) that reads as a name and is not another kind ("RISTORANTE" over "la Piazzetta":
 // "RISTORANTE la Piazzetta"); the kind alone when none does.
-func (p *parser) namedKind(head []string, i int) string {
+func namedKind(head []string, i int) string {
 	kind := strings.TrimSpace(head[i])
 	for j := i + 1; j < min(len(head), i+4); j++ {
 		l := strings.TrimSpace(head[j])
@@ -1704,8 +1707,9 @@ func (p *parser) namedKind(head []string, i int) string {
 	return kind
 }
 
-// shopDomain is the first web address in the text that is no payment's, till maker's or
-// review site's, as "name.tld" (spaces OCR set into it dropped); "" when there is none.
+// shopDomain is the first web address in the text whose name is no payment's, till maker's,
+// social network's or review site's (notShopDomainRE, whole names: "bitburger" is a
+// shop's), as "name.tld" (spaces OCR set into it dropped); "" when there is none.
 func shopDomain(all string) string {
 	for _, m := range domainRE.FindAllStringSubmatch(all, -1) {
 		name := strings.NewReplacer(" ", "", "\t", "").Replace(m[1])
@@ -1722,7 +1726,7 @@ func shopDomain(all string) string {
 // top-level domain.
 var (
 	domainRE        = lazyre.New(`(?:www\s?[.,]\s?|https?\s?:\s?//\s?(?:www\s?\.\s?)?)([a-z0-9][a-z0-9-]+(?: [a-z0-9-]+)?)\s?[.,]\s?(de|at|ch|com|fr|it|es|nl|be|pl|cz|fi|se|no|dk|co\.uk|uk|eu|lt|lv|ee|pt|ie|lu|hu|sk|si|hr|net|org|shop|info)\b`)
-	notShopDomainRE = lazyre.New(`^(?:payback|paypal|google|facebook|instagram|twitter|tripadvisor|sumup|zettle|izettle|ready2order|hellocash|orderbird|lightspeed|gastrofix|vectron|sunmi|square|stripe|klarna|visa|mastercard|bit|youtube|tiktok|linkedin|trustpilot|deutschepost|dhl|umfrage|feedback|survey|kassensichv|fiskaly|efsta|epson|posbill|bonsystem|bonprinter)`)
+	notShopDomainRE = lazyre.New(`^(?:payback|paypal|google|facebook|instagram|twitter|tripadvisor|sumup|zettle|izettle|ready2order|hellocash|orderbird|lightspeed|gastrofix|vectron|sunmi|square|stripe|klarna|visa|mastercard|bit|youtube|tiktok|linkedin|trustpilot|deutschepost|dhl|umfrage|feedback|survey|kassensichv|fiskaly|efsta|epson|posbill|bonsystem|bonprinter)$`)
 )
 
 func notLetter(r rune) bool { return !unicode.IsLetter(r) }
