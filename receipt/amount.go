@@ -15,8 +15,12 @@ type amount struct {
 }
 
 // An amount has two decimals after a comma or point. OCR often puts a space beside the
-// separator ("7, 16"), and German receipts group thousands with points ("1.234,56").
-var amountRE = lazyre.New(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
+// separator ("7, 16"); German receipts group thousands with points ("1.234,56"), English
+// invoices with commas ("2,280.00"), Swiss ones with apostrophes ("1'234.50").
+var amountRE = lazyre.New(`(-?)(\d{1,3}(?:\.\d{3})+|\d{1,3}(?:,\d{3})+|\d{1,3}(?:['’]\d{3})+|\d{1,7})\s?([.,])\s?(\d{2})`)
+
+// groupMarks are the thousands' separators amountRE reads in a figure's integer part.
+var groupMarks = strings.NewReplacer(".", "", ",", "", "'", "", "’", "")
 
 // spaceGroupedRE is a figure that groups its thousands with spaces before a decimal comma
 // ("2 166,87 €", as French invoices print it), standing alone in its cell: at the line's
@@ -64,12 +68,12 @@ func amounts(line string) []amount {
 				continue
 			}
 		}
-		intPart := strings.ReplaceAll(line[m[4]:m[5]], ".", "")
+		intPart := groupMarks.Replace(line[m[4]:m[5]])
 		if len(intPart) > 1 && intPart[0] == '0' {
 			continue // 02.03 is part of a date
 		}
-		if m[6] >= 0 && line[m[6]:m[7]] == "." && strings.Contains(line[m[4]:m[5]], ".") {
-			continue // 1.234.56 is no amount
+		if sep := line[m[6]:m[7]]; strings.Contains(line[m[4]:m[5]], sep) {
+			continue // 1.234.56 and 1,234,56 are no amounts
 		}
 		v, err := decimal.NewFromString(intPart + "." + line[m[8]:m[9]])
 		if err != nil {

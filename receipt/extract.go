@@ -158,8 +158,13 @@ func ocrEngine(src string) string {
 // total they were completed from (on the SROIE tuning receipts a second reading's
 // "0 % 127.37" took the place of Tesseract's right 127.35).
 func confirmed(r *Result) bool {
-	return r.Data.Gross.Valid() && sums(r.VAT, r.Data.Gross.Value()) &&
-		slices.ContainsFunc(r.VAT, func(l VATLine) bool { return !l.Rate.Valid() || !l.Rate.Value().IsZero() })
+	return r.Data.Gross.Valid() && confirms(r.VAT, r.Data.Gross.Value())
+}
+
+// confirms: the breakdown adds up to v, and taxes some of it (lines of 0 % alone are often
+// a misread table's).
+func confirms(vat []VATLine, v decimal.Decimal) bool {
+	return sums(vat, v) && slices.ContainsFunc(vat, func(l VATLine) bool { return !l.Rate.Valid() || !l.Rate.Value().IsZero() })
 }
 
 // unsettled: Tesseract's text left something open that a second reading may settle: no
@@ -224,6 +229,10 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 		second, first := s.Data.Gross.Value(), r.Data.Gross.Value()
 		sum, items := itemsSum(r.Items)
 		switch {
+		case confirms(r.VAT, second):
+			// Tesseract's breakdown adds up to the second's total, not to its own: a digit
+			// of its total's line was misread ("Total Paysble: 3.20" for 23.20).
+			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, max(s.Confidence.Gross, 0.9)
 		case items && len(r.Items) >= 2 && sum.Equal(second) && !sum.Equal(first):
 			// Neither reading's breakdown confirms its total, the items Tesseract read add
 			// up to the second's: Σ items = total settles it (a Polish "SUMA PLN 86,00"

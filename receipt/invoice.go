@@ -151,7 +151,7 @@ var (
 	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it
 	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\.?|number|#)|(?:facture|avoir)\s+n[°ºo])\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\b\.?|number|#)|(?:facture|avoir)\s+n(?:[°º]|o\b\.?))\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
 	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\.?\s+\pL{3,9}\.?\s+\d{4})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -487,10 +487,11 @@ func singleRate(inv *einvoice.Invoice, text string) {
 }
 
 // Clauses of an invoice without VAT, by the category of EN 16931 they give: exempt (a small
-// business, § 19 UStG; a French micro-entrepreneur, art. 293 B CGI; an exempt supply),
+// business, § 19 UStG; a French micro-entrepreneur, art. 293 B CGI; an exempt supply, also
+// as Spanish and Italian tax columns print it: "Exento", "Esente"),
 // reverse charge, an intra-community supply.
 var (
-	exemptRE        = lazyre.New(`(?i)§\s?19\s*(?:abs\.?\s*\d\s*)?ustg|kleinunternehmer|umsatzsteuerbefreit|steuerbefreit|von\s+der\s+umsatzsteuer\s+befreit|tva\s+non\s+applicable|293\s?b\s+du\s+cgi|vat\s+exempt|exempt\s+from\s+vat`)
+	exemptRE        = lazyre.New(`(?i)§\s?19\s*(?:abs\.?\s*\d\s*)?ustg|kleinunternehmer|umsatzsteuerbefreit|steuerbefreit|von\s+der\s+umsatzsteuer\s+befreit|tva\s+non\s+applicable|293\s?b\s+du\s+cgi|vat\s+exempt|exempt\s+from\s+vat|\bexent[oa]s?\b|\besente\b|\bisent[ei]\b`)
 	reverseChargeRE = lazyre.New(`(?i)reverse\s+charge|steuerschuldnerschaft\s+des\s+leistungsempf|autoliquidation|§\s?13\s?b\s+ustg`)
 	intraEURE       = lazyre.New(`(?i)innergemeinschaftliche\s+lieferung|intra-?community\s+supply|livraison\s+intracommunautaire|exon[ée]ration\s+de\s+tva,?\s+article\s+262\s+ter`)
 )

@@ -115,6 +115,16 @@ Zahlbetrag: 479,87 EUR`
 	if tt := inv.Totals; tt.NetTotal.String() != "100.00" || tt.VATTotal.String() != "20.00" || tt.GrossTotal.String() != "120.00" {
 		t.Errorf("English: net %s, VAT %s, gross %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal)
 	}
+	// Odoo's totals: "Untaxed Amount", the rate's VAT, "Total" alone; thousands grouped by
+	// commas, and the Spanish "Base imponible".
+	inv = ParseInvoice("Untaxed Amount         2,000.00 E£\n\nVAT 14%                 280.00 E£\n\nTotal                  2,280.00 E£", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.NetTotal.String() != "2000.00" || tt.GrossTotal.String() != "2280.00" || inv.Currency != "EGP" {
+		t.Errorf("Odoo: net %s, gross %s, currency %s", tt.NetTotal, tt.GrossTotal, inv.Currency)
+	}
+	inv = ParseInvoice("Base imponible      12,80 €\nIVA 21%      2,69 €\nTotal       15,49 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.NetTotal.String() != "12.80" || tt.GrossTotal.String() != "15.49" {
+		t.Errorf("Odoo, Spanish: net %s, gross %s", tt.NetTotal, tt.GrossTotal)
+	}
 }
 
 // TestInvoiceNumberAndDate: the viewers' "Rechnung (380) Nr. … vom …" line, and a delivery
@@ -128,6 +138,12 @@ func TestInvoiceNumberAndDate(t *testing.T) {
 	inv = ParseInvoice("Leistungsdatum: 01.03.2025\nRechnungsdatum: 03.03.2025\nRechnungsnummer: R-77", now)
 	if inv.Number != "R-77" || inv.IssueDate != "2025-03-03" {
 		t.Errorf("number %q, date %q", inv.Number, inv.IssueDate)
+	}
+	// A heading "… facture" over a line "Note: …" and "Invoice Notes" name no number.
+	for _, text := range []string{"Notes sur la facture\n\n Note:    Facture pour fourniture", "Invoice Notes: thank you"} {
+		if inv := ParseInvoice(text, now); inv.Number != "" {
+			t.Errorf("%q: number %q", text, inv.Number)
+		}
 	}
 }
 

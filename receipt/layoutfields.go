@@ -17,7 +17,10 @@ import (
 var (
 	numberLabelRE = lazyre.New(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°ºo]\.?|avoir\s+n[°ºo]\.?|n[°ºo]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
 	// A title with the number after it on the same line: "Invoice 103767", "Avoir AV-2017-0005".
-	titleNumberRE = lazyre.New(`^(?:Invoice|INVOICE|Rechnung|RECHNUNG|Gutschrift|GUTSCHRIFT|Facture|FACTURE|Avoir|AVOIR|Credit Note|CREDIT NOTE)\s+([A-Z0-9][A-Za-z0-9/._-]{1,34})$`)
+	// Spanish, Italian, Portuguese, Dutch and Nordic titles too, as Odoo prints them in its
+	// users' languages ("Factura INV/2024/00001"); a sequence's prefix may hold a colon
+	// ("Rechnung RE.:/2021/0002").
+	titleNumberRE = lazyre.New(`^(?:Invoice|INVOICE|Rechnung|RECHNUNG|Gutschrift|GUTSCHRIFT|Facture|FACTURE|Avoir|AVOIR|Credit Note|CREDIT NOTE|Factura|FACTURA|Fattura|FATTURA|Fatura|FATURA|Factuur|FACTUUR|Faktura|FAKTURA)\s+([A-Z0-9][A-Za-z0-9/._:-]{1,34})$`)
 	// A title, a few words, then the number's label: "Gutschrift (Selbst ausgestellte
 	// Rechnung) Nr.", "Rechnung des Versicherers Nr.", "SELBSTABRECHNUNG (389) Nr.".
 	titleNrRE     = lazyre.New(`(?i)^(?:\pL*rechnung|gutschrift|selbstabrechnung|invoice|credit\s+note|facture|avoir)\b[^:]{0,45}?\s(?:nr\.?|no\.?|n[°ºo]|#)\s*:?\s*`)
@@ -26,14 +29,14 @@ var (
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
 	// a print date, "Rechnungsdatum" is the invoice's.
 	// A date label naming the delivery too ("Liefer- und Rechnungsdatum") is the invoice's.
-	issueLabelRE    = lazyre.New(`(?i)^(?:(?:liefer|leistungs)-?\s*(?:und|/|&)\s*rechnungsdatum|rechnungs-?\s*(?:und|/|&)\s*(?:liefer|leistungs)datum|rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|ausgestellt\s+am|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+issued|issued\s+on|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission|[ée]mise?\s+le)`)
+	issueLabelRE    = lazyre.New(`(?i)^(?:(?:liefer|leistungs)-?\s*(?:und|/|&)\s*rechnungsdatum|rechnungs-?\s*(?:und|/|&)\s*(?:liefer|leistungs)datum|rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|ausgestellt\s+am|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+issued|issued\s+on|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission|[ée]mise?\s+le|fecha\s+(?:de\s+(?:la\s+)?)?factura|fecha\s+de\s+(?:emisi[óo]n|expedici[óo]n)|data\s+(?:della\s+)?fattura|data\s+(?:de\s+)?emiss[ãa]o|factuurdatum|fakturadatum|data\s+wystawienia)`)
 	cityDateRE      = lazyre.New(`^\pL[\pL .-]+,\s+(?:den|le)$`)
 	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
 	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
 	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `)`)
 	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
-	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)`)
+	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?|(?:total|totale|gesamt|importe\s+total)\s*:?$)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 	lineTotalGeoRE  = lazyre.New(`(?i)^(?:` + lineTotalLabels + `)\b`)
 )
@@ -317,7 +320,7 @@ func titleNumber(l *layout) string {
 // is none or its word has no digit.
 func numberInTitle(s string) string {
 	if m := titleNumberRE.FindStringSubmatch(s); m != nil && strings.ContainsAny(m[1], "0123456789") {
-		return strings.TrimRight(m[1], ".-_/")
+		return strings.TrimRight(m[1], ".-_/:")
 	}
 	return ""
 }

@@ -16,14 +16,14 @@ import (
 // the table starts with a quantity in its column, and its price and amount stand in theirs
 // on the row or a little under it (a layout that sets the amount a line lower).
 var (
-	qtyHeadRE   = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre)(?:[\s.:]|$)`)
-	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
+	qtyHeadRE   = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre|cantidad|cant\.|quantit[àa]|q\.?t[àa]|quantidade|qtd\.?|aantal|antal|ilo[śs][ćc])(?:[\s.:]|$)`)
+	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|precio|prezzo|pre[çc]o|prijs|\bpris\b|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
 	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
 	// amount column of the standard's own viewers.
 	// A column headed "Net" alone (beside "Gross") is the line's net amount.
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|prix\s+ht\b|^(?:net|netto)$)`)
-	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|p\.\s?u\.)`)
-	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung)`)
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|importe|importo|valor|bedrag|belopp|prix\s+ht\b|^(?:net|netto)$)`)
+	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|unitario|unitari|unit[áa]rio|eenheid|p\.\s?u\.)`)
+	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung|descripci[óo]n|concepto|descrizione|articolo|descri[çc][ãa]o|omschrijving)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
 	// Labels under a table that end it: its sums and the VAT breakdown, and the sections
 	// that follow a line table (payment terms, the document's allowances and charges, whose
@@ -32,7 +32,7 @@ var (
 	// the amount column ("REMISE : REMISE COMMERCIALE ... -5,00", "Fracht 10,00"):
 	// group 1 is an allowance's, which lowers the net.
 	adjustmentRE = lazyre.New(`(?i)^(?:(remise|rabais|r[ée]duction|rabatt|nachlass|abschlag|discount|allowance)|charge|frais|zuschlag|aufschlag|fracht|versand(?:kosten)?|porto|surcharge|shipping|freight)\b`)
-	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges|(?:net|gross|line|invoice|grand)\s+(?:total|amount)|value\s+added\s+tax)`)
+	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges|(?:net|gross|line|invoice|grand)\s+(?:total|amount)|value\s+added\s+tax|untaxed\s+amount|base\s+imponible|imponibile|iva\b)`)
 )
 
 // maxTableRows bounds the rows one table gives.

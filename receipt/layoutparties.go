@@ -229,7 +229,67 @@ func layoutParties(l *layout, text string) geoParties {
 		}
 		break
 	}
+	if g.buyer == nil {
+		g.buyer = addressOverTitle(l, lowerText, g.seller, g.sellerName)
+	}
 	return g
+}
+
+// addressOverTitle is the recipient's address that no post code marks (a country's that
+// has none, or an overseas one), where Odoo and the programs like it print it: a stack of
+// two to eight lines just over the document's title with its number ("Invoice
+// INV/2024/00001", "Factura …"), most often on the page's right: a stack on the right half
+// comes before one on the left, then the one nearest the title. Its first line names the
+// buyer; nil when the first page has no such title or no such stack, or the stack is the
+// seller's: its block, its sender's line, or a name the page prints again (in its footer,
+// its bank details, a mail address), as a seller's is and a buyer's seldom.
+func addressOverTitle(l *layout, lowerText string, seller *addrBlock, sellerName string) *addrBlock {
+	if len(l.pages) == 0 || len(l.pages[0]) > maxStackSegments {
+		return nil
+	}
+	segs := l.pages[0]
+	title := slices.IndexFunc(segs, func(s segment) bool { return numberInTitle(strings.TrimSpace(s.text)) != "" })
+	if title < 0 {
+		return nil
+	}
+	t := segs[title]
+	var best []int
+	bestRight := false
+	for _, st := range stacks(segs) {
+		// A title set in line with the address joins its stack: the address ends over it.
+		if k := slices.IndexFunc(st, func(i int) bool { return segs[i].Y1 > t.Y0 }); k >= 0 {
+			st = st[:k]
+		}
+		if len(st) == 0 {
+			continue
+		}
+		last := segs[st[len(st)-1]]
+		if len(st) < 2 || len(st) > 8 || last.Y1 > t.Y0 || t.Y0-last.Y1 > 6*max(t.h(), last.h()) || segs[st[0]].Y0 < 0.05*l.height[0] {
+			continue
+		}
+		right := segs[st[0]].X0 > 0.4*l.width[0]
+		if name := strings.TrimSpace(segs[st[0]].text); len(nameKey(name)) >= 3 && strings.Count(nameKey(lowerText), nameKey(name)) >= 2 {
+			continue
+		}
+		if best == nil || right && !bestRight || right == bestRight && last.Y1 > segs[best[len(best)-1]].Y1 {
+			best, bestRight = st, right
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	b := &addrBlock{box: segs[best[0]].Box}
+	for _, i := range best {
+		b.lines = append(b.lines, strings.TrimSpace(segs[i].text))
+		s := segs[i].Box
+		b.box = poppler.Box{X0: min(b.box.X0, s.X0), Y0: min(b.box.Y0, s.Y0), X1: max(b.box.X1, s.X1), Y1: max(b.box.Y1, s.Y1)}
+	}
+	b.name = b.lines[0]
+	if badPartyName(b.name) || notName(b.name) || partyHeading(b.name) != "" || sellerName != "" && sameName(b.name, sellerName) ||
+		seller != nil && (sameName(b.name, seller.name) || overlapX(seller.box, b.box) && seller.box.Y0 <= b.box.Y1 && b.box.Y0 <= seller.box.Y1) {
+		return nil
+	}
+	return b
 }
 
 // inWindow: b stands where a window envelope shows the recipient's address: on the left,

@@ -146,7 +146,7 @@ func (p *parser) currency() string {
 		}
 	}
 	best, n := "EUR", 0
-	for _, code := range []string{"EUR", "CHF", "GBP", "USD", "PLN", "CZK", "DKK", "SEK", "NOK", "HUF", "TRY"} {
+	for _, code := range currencyOrder {
 		if counts[code] > n {
 			best, n = code, counts[code]
 		}
@@ -154,20 +154,68 @@ func (p *parser) currency() string {
 	return best
 }
 
+// currencyOrder decides a tie between currencies a text names equally often: Europe's
+// first, the euro before all.
+var currencyOrder = func() []string {
+	var rest []string
+	for code := range currencyWords {
+		if !slices.Contains(nearCurrencies, code) {
+			rest = append(rest, code)
+		}
+	}
+	slices.Sort(rest)
+	return append(slices.Clone(nearCurrencies), rest...)
+}()
+
+// nearCurrencies are the currencies of Europe's receipts and invoices, named anywhere on a
+// line; the others' codes and signs count only beside a figure ("2,000.00 E£", "20.000
+// DT", "RM 12.50"), where a word or OCR's noise does not stand.
+var nearCurrencies = []string{"EUR", "CHF", "GBP", "USD", "PLN", "CZK", "DKK", "SEK", "NOK", "HUF", "TRY"}
+
 // lineCurrencies are the currencies a lower-case line names: a code counts only as a word
 // of its own ("ft" in "Anschrift" is no forint), and the short forint sign only on a line
 // with a number.
 func lineCurrencies(l string) []string {
 	var out []string
 	for code, words := range currencyWords {
+		far := slices.Contains(nearCurrencies, code)
 		for _, w := range words {
-			if hasWord(l, w) && (w != "ft" || strings.ContainsAny(l, "0123456789")) && (w != "tl" || liraRE.MatchString(l)) {
+			if !far && figureBeside(l, w) || far && hasWord(l, w) && (w != "ft" || strings.ContainsAny(l, "0123456789")) && (w != "tl" || liraRE.MatchString(l)) {
 				out = append(out, code)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// figureBeside: w stands in l as a word of its own right before or after a money figure
+// (two or three decimals: the dinars' and rials' have three), a space between them at most;
+// "Rm 101" is a room.
+var (
+	figureBeforeRE = lazyre.New(`\d[.,]\d{2,3}$`)
+	figureAfterRE  = lazyre.New(`^-?\d[\d.,'’]*[.,]\d{2,3}\b`)
+)
+
+// figureBeside tells whether w stands in l as a word of its own right beside a money
+// figure (figureBeforeRE, figureAfterRE).
+func figureBeside(l, w string) bool {
+	for i := 0; i <= len(l)-len(w); {
+		j := strings.Index(l[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(l[:start])
+		after, _ := utf8.DecodeRuneInString(l[end:])
+		if (start == 0 || !unicode.IsLetter(before)) && (end == len(l) || !unicode.IsLetter(after)) {
+			if figureBeforeRE.MatchString(strings.TrimSuffix(l[:start], " ")) || figureAfterRE.MatchString(strings.TrimPrefix(l[end:], " ")) {
+				return true
+			}
+		}
+		i = start + 1
+	}
+	return false
 }
 
 // hasWord tells whether w occurs in l with no letter right before or after it; a sign such
@@ -193,6 +241,17 @@ var currencyWords = map[string][]string{
 	"EUR": {"eur", "€"}, "CHF": {"chf", "sfr"}, "GBP": {"gbp", "£"}, "USD": {"usd", "us$", "$"}, // "$" alone: not after a letter ("C$", "A$")
 	"PLN": {"pln", "zł"}, "CZK": {"czk", "kč"}, "DKK": {"dkk"}, "SEK": {"sek"}, "NOK": {"nok"}, "HUF": {"huf", "ft"},
 	"TRY": {"₺", "tl"}, // "tl" only right after an amount ("85,00 TL"): a teaspoon is "1 TL"
+	// Other currencies by their ISO codes and signs, beside a figure only (nearCurrencies);
+	// codes that are words of our languages ("rub", "pen", "gel", "ils", "bhd", Malaysia's
+	// Berhad) by their signs alone.
+	"RON": {"ron", "lei"}, "BGN": {"bgn", "лв"}, "RSD": {"rsd"}, "ISK": {"isk"}, "UAH": {"uah", "₴", "грн"}, "RUB": {"₽", "руб"},
+	"BAM": {"bam"}, "MKD": {"mkd"}, "MDL": {"mdl"}, "GEL": {"₾"}, "KZT": {"kzt", "₸"}, "ILS": {"₪"},
+	"JPY": {"jpy", "¥"}, "CNY": {"cny", "rmb"}, "INR": {"inr", "₹"}, "KRW": {"krw", "₩"}, "VND": {"vnd", "₫"}, "THB": {"thb", "฿"},
+	"MYR": {"myr", "rm"}, "SGD": {"sgd", "s$"}, "HKD": {"hkd", "hk$"}, "IDR": {"idr"}, "PHP": {"₱"}, "TWD": {"twd", "nt$"},
+	"AUD": {"aud", "a$", "au$"}, "CAD": {"cad", "c$", "ca$"}, "NZD": {"nzd", "nz$"}, "BRL": {"brl", "r$"}, "MXN": {"mxn"}, "ARS": {"ars"},
+	"AED": {"aed"}, "SAR": {"sar"}, "QAR": {"qar"}, "KWD": {"kwd"}, "OMR": {"omr"}, "JOD": {"jod", "jd"}, "EGP": {"egp", "e£"},
+	"MAD": {"dhs"}, "TND": {"tnd", "dt"}, "DZD": {"dzd"}, "ZAR": {"zar"}, "NGN": {"ngn", "₦"}, "KES": {"kes", "ksh"},
+	"VEF": {"vef", "bs.f"}, "VES": {"ves", "bs.s"},
 }
 
 // liraRE is an amount in Turkish lira as receipts print it.
@@ -215,13 +274,19 @@ var totalWords = []struct {
 }
 
 // Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
-// "Summe MwSt", "Suma PTU", "GST payable (6%)"), one rate's sum ("Total 6% supplies"), the amount
-// before tax ("Total (Excluding GST)", "Total 6% supplies (excl. GST)", "Summe netto") and
-// a subtotal before discounts ("Sub-total", "Zwischensumme"), which would win a tie of
-// votes as the larger figure.
+// "Summe MwSt", "Suma PTU", "GST payable (6%)" also behind a letter OCR made of a mark,
+// "TOTAL INCLUDES 8% GST 1.07"; not "Total (Inclusive of GST)", the gross), one rate's sum
+// ("Total 6% supplies"), the amount before tax ("Total (Excluding GST)", "Total 6%
+// supplies (excl. GST)", "Summe netto") and a subtotal before discounts ("Sub-total",
+// "Zwischensumme", an invoice's "Line Total Amount"), which would win a tie of votes as the
+// larger figure.
 var (
-	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%`)
-	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme`)
+	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|line\s+total|positionssumme`)
+	// rateSumRE is one rate's sum in the words of GST invoices ("Total 0% supplies: 11.68",
+	// "Total zero-rated supplies"), whose rate OCR misreads as letters ("Total Ok supplies",
+	// "Total @% supplies"): it names no amount paid, however often the page repeats it.
+	rateSumRE = lazyre.New(`total\s+\S{0,12}\s*supplies`)
 )
 
 var (
@@ -301,7 +366,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 		for _, w := range totalWords {
 			if w.re.MatchString(l) {
-				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) {
+				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || rateSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) {
 					break // MwSt-Betrag, Netto-Betrag, Total GST, Sub-total
 				}
 				if len(as) >= 2 && taxRE.MatchString(strings.Join(p.lower[max(0, i-3):i], " ")) {
@@ -503,12 +568,16 @@ type partialVAT struct {
 // rate (13 % for 19 %) or loses it: a line in a VAT table (up to four lines under a header
 // naming its columns) whose three amounts fit one of the country's rates gets that rate.
 // Lines with a rate whose amounts do not fit are kept apart for completeVAT.
-func (p *parser) vatBreakdown() ([]VATLine, []partialVAT) {
+func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 	if ls, partial := p.ptuBreakdown(); len(ls) > 0 {
 		return ls, partial
 	}
-	out := []VATLine{}
-	var partial []partialVAT
+	defer func() {
+		if len(out) == 0 {
+			out = p.sumsBeforeAndAfterTax()
+		}
+	}()
+	out = []VATLine{}
 	seen := map[string]bool{}
 	rates := tableRates(p.currency(), p.language())
 	header := -10
@@ -1585,6 +1654,70 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		out = append(out, VATLine{Rate: einvoice.NewDecimal(g.rate), Net: money(g.gross.Sub(g.tax)), VAT: money(g.tax), Gross: money(g.gross), Code: c})
 	}
 	return out, partial
+}
+
+// Words of a rate's sum before tax and after it, on lines of their own.
+var (
+	exclTaxRE = lazyre.New(`\bexc[l1i]|\bexkl|\bohne\b|\bnetto\b|\bnet\b|before\s+tax|\bh\.?t\b`)
+	inclTaxRE = lazyre.New(`\binc|\binkl|\bbrutto\b|\bmit\b|with\s+tax|\bttc\b`)
+)
+
+// sumsBeforeAndAfterTax reads a breakdown printed as each rate's sum before tax and after
+// it on lines of their own, with no table ("Total 6% supplies (excl. GST): 7.20", "Total
+// 6% supplies (Inc. GST): 7.63"; "Netto 19 %: 10,00", "Brutto 19 %: 11,90"): a rate whose
+// two sums differ by its tax on the first, to a cent, is a line of the breakdown. Beside
+// such a pair, a rate's sum named with neither word ("Total 0% supplies: 11.68", its
+// rate often read as letters: "Total Ok supplies") is the 0 % line.
+func (p *parser) sumsBeforeAndAfterTax() []VATLine {
+	type sums struct{ net, gross decimal.Decimal }
+	byRate := map[string]*sums{}
+	var order []decimal.Decimal
+	var zero decimal.Decimal
+	for i, l := range p.lines {
+		low := p.lower[i]
+		excl, incl := exclTaxRE.MatchString(low), inclTaxRE.MatchString(low)
+		m := rateRE.FindStringSubmatchIndex(l)
+		if m == nil || excl == incl {
+			if m == nil && !excl && !incl && rateSumRE.MatchString(low) && zero.IsZero() {
+				if as := amounts(l); len(as) == 1 && as[0].v.Sign() > 0 {
+					zero = as[0].v
+				}
+			}
+			continue
+		}
+		rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+		as := amounts(l[m[1]:])
+		if err != nil || !plausibleRate(rate) || rate.IsZero() || len(as) != 1 || as[0].v.Sign() <= 0 {
+			continue
+		}
+		rate = decimal.RequireFromString(rate.String())
+		k := rate.String()
+		if byRate[k] == nil {
+			byRate[k] = &sums{}
+			order = append(order, rate)
+		}
+		if s := byRate[k]; excl && s.net.IsZero() {
+			s.net = as[0].v
+		} else if incl && s.gross.IsZero() {
+			s.gross = as[0].v
+		}
+	}
+	var out []VATLine
+	for _, rate := range order {
+		s := byRate[rate.String()]
+		if s.net.IsZero() || s.gross.IsZero() {
+			continue
+		}
+		tax := s.gross.Sub(s.net)
+		if tax.Sign() <= 0 || tax.Sub(s.net.Mul(rate).Div(decimal.NewFromInt(100))).Abs().GreaterThan(decimal.New(1, -2)) {
+			continue
+		}
+		out = append(out, VATLine{Rate: einvoice.NewDecimal(rate), Net: money(s.net), VAT: money(tax), Gross: money(s.gross)})
+	}
+	if len(out) > 0 && zero.Sign() > 0 {
+		out = append(out, VATLine{Rate: einvoice.NewDecimal(decimal.Zero), Net: money(zero), VAT: money(decimal.Zero), Gross: money(zero)})
+	}
+	return out
 }
 
 // cellSepRE parts a text line of the layout into its cells.

@@ -27,6 +27,14 @@ func TestAmounts(t *testing.T) {
 		"NET À PAYER : 12 345 678,90":     "12345678.9",
 		"TEST2 5 166,00":                  "166",
 		"   3 025,00 €   55,00":           "3025 55",
+		// Thousands grouped by commas (English) and apostrophes (Swiss); a figure whose
+		// group mark is also its decimal mark is none.
+		"Untaxed Amount   2,000.00 E£": "2000",
+		"Total RM 12,345,678.90":       "12345678.9",
+		"Total CHF 1'234.50":           "1234.5",
+		"Total CHF 1’234.50":           "1234.5",
+		"Summe 1,234,56":               "",
+		"Qty 1,000 12.50":              "12.5",
 	} {
 		var got []string
 		for _, a := range amounts(line) {
@@ -200,9 +208,20 @@ func FuzzModelAnswer(f *testing.F) {
 
 // TestCurrencyWords: a currency code counts only as a word of its own.
 func TestCurrencyWords(t *testing.T) {
-	for l, want := range map[string]bool{"anschrift: hauptstr. 5": false, "geschäftsführer: anna": false, "summe 12.000 ft": true, "ft 500": true, "12,50€": true, "gesamt eur 3,00": true, "europa": false, "a123 product a 5 $200.00": true, "c$ 12,00": false, "85,00 tl": true, "1 tl zucker": false} {
+	for l, want := range map[string]bool{"anschrift: hauptstr. 5": false, "geschäftsführer: anna": false, "summe 12.000 ft": true, "ft 500": true, "12,50€": true, "gesamt eur 3,00": true, "europa": false, "a123 product a 5 $200.00": true, "85,00 tl": true, "1 tl zucker": false} {
 		if got := len(lineCurrencies(l)) > 0; got != want {
 			t.Errorf("%q: currencies %v, want some: %v", l, lineCurrencies(l), want)
+		}
+	}
+	// Currencies beyond Europe's count by their code or sign beside a figure only: a
+	// word ("gel", "ils") or a sign away from any figure names none.
+	for l, want := range map[string]string{
+		"total 2,280.00 e£": "EGP", "3 macarons 2.00 10.00 19%   20.000 dt": "TND", "total rm 12.50": "MYR", "c$ 12,00": "CAD",
+		"19.250,00 bs.f": "VEF", "jod 15.000": "JOD", "haar gel 3,99": "", "ils ont payé 12,00 €": "EUR", "rm 101, 2. og": "",
+		"dt. fassung": "", "₹ 1,200.00": "INR",
+	} {
+		if got := strings.Join(lineCurrencies(l), " "); got != want {
+			t.Errorf("%q: currencies %q, want %q", l, got, want)
 		}
 	}
 }

@@ -237,3 +237,22 @@ func TestSecondBearsOutItsTotal(t *testing.T) {
 		}
 	}
 }
+
+// Tesseract's VAT breakdown adds up to the second reading's total, not to its own, whose
+// digit it lost: the second's total is taken.
+func TestBreakdownBearsOutTheSecondsTotal(t *testing.T) {
+	first := "GARDENIA BAKERIES (KL) SDN BHD\nTAX INVOICE\nTotal @& supplies: 15.57\nTotal 6% supplies (excl. GST): 7.20\nTotal 6% supplies (Inc. GST}: 7.63\n® Total Paysble: 3.20"
+	for _, c := range []struct{ second, want string }{
+		{"Total 0% supplies: 15.57\nTotal Payable: 23.20", "23.20"},
+		{"Total 0% supplies: 15.57\nTotal Payable: 28.20", "3.20"}, // the breakdown bears out neither
+	} {
+		e := &Extractor{OCR: fixedOCR{first}, Second: &fixedReader{text: c.second}, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Gross.String() != c.want || !strings.Contains(r.OCREngine, "paddleocr") {
+			t.Errorf("then %q: total %s, want %s (%s; breakdown %+v)", c.second, r.Data.Gross, c.want, r.OCREngine, r.VAT)
+		}
+	}
+}

@@ -15,14 +15,14 @@ import (
 var (
 	netLabelRE   = lazyre.New(`(?i)^\s*(?:` + netLabels + `)\b`)
 	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+(?:total\s+)?tva)\b`)
-	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
+	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
 	dueLabelRE   = lazyre.New(`(?i)^\s*(?:` + dueLabels + `)\b`)
 )
 
 // netLabels name the net total; text lines and word boxes read them alike.
 const netLabels = `summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|` +
 	`gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|` +
-	`sub-?total|total\s*h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?`
+	`sub-?total|total\s*h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?|untaxed\s+amount|amount\s+untaxed|total\s+sans\s+taxes|zwischensumme|base\s+imponible|imponibile`
 
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
@@ -43,7 +43,7 @@ func labelledTotals(lines []string) totalsFound {
 		switch {
 		case netLabelRE.MatchString(l):
 			into = &t.net
-		case grossLabelRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "ohne"):
+		case grossLabelRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "ohne"), bareTotal(l):
 			into = &t.gross
 		case dueLabelRE.MatchString(l):
 			into = &t.due
@@ -71,6 +71,17 @@ func labelledTotals(lines []string) totalsFound {
 		}
 	}
 	return t
+}
+
+// bareTotalRE is a total's word alone before its amount ("Total   2,280.00 E£", "Gesamt
+// 169,58 €"): the gross under the net and VAT, as Odoo prints its totals.
+var bareTotalRE = lazyre.New(`(?i)^\s*(?:total|totale|gesamt)\s*:?\s+(.*)$`)
+
+// bareTotal: l is the gross's line by bareTotalRE, its one amount followed or preceded by
+// no more than a currency's letters.
+func bareTotal(l string) bool {
+	m := bareTotalRE.FindStringSubmatch(l)
+	return m != nil && len(amounts(m[1])) == 1 && !hasLetters(m[1], 4)
 }
 
 // choose picks the totals that agree: the net, VAT and gross (latest first) for which

@@ -154,3 +154,48 @@ func TestTillsOfFranceAndAmerica(t *testing.T) {
 		}
 	}
 }
+
+// A GST tax invoice prints each rate's sum before and after tax on lines of its own, and the
+// sum of its zero-rated supplies, repeated and with the 0 read as letters: that sum is no
+// total, and the lines make the breakdown.
+func TestSumsBeforeAndAfterTax(t *testing.T) {
+	text := "GARDENIA BAKERIES (KL) SDN BHD\nTAX INVOICE\nO.C. WHITE 2.13 2 4.26\nTotal Ok supplies: 11.68\nCR-B'SCOTCH 0.72 10 7.20\n" +
+		"Total 6% supplies (exci. GST): 7.20\nGST: 0.43\nTotal 6% supplies (Inc. GST): 7.63\nTotal @% supplies: 11.68\nTotal Payable: 19.31"
+	r := Parse(text, now)
+	if r.Data.Gross.String() != "19.31" {
+		t.Errorf("total %s, want 19.31", r.Data.Gross)
+	}
+	if len(r.VAT) != 2 || r.VAT[0].Rate.String() != "6" || r.VAT[0].Net.String() != "7.20" || r.VAT[0].VAT.String() != "0.43" ||
+		r.VAT[1].Rate.String() != "0" || r.VAT[1].Gross.String() != "11.68" {
+		t.Errorf("breakdown %+v", r.VAT)
+	}
+	r = Parse("KIOSK\nNetto 19 %: 10,00\nBrutto 19 %: 11,90\nSumme EUR 11,90", now)
+	if len(r.VAT) != 1 || r.VAT[0].VAT.String() != "1.90" {
+		t.Errorf("Netto and Brutto lines: breakdown %+v", r.VAT)
+	}
+	// Two sums whose difference is not the rate's tax on the first make no line (the total
+	// may complete the rate's line, from its gross), and a rate's sum without such a pair
+	// is no 0 % line.
+	_, p := parse("KIOSK\nNetto 19 %: 10,00\nBrutto 19 %: 12,90\nSumme EUR 12,90", now, asReceipt, nil)
+	if ls := p.sumsBeforeAndAfterTax(); len(ls) != 0 {
+		t.Errorf("sums 10,00 and 12,90 at 19 %%: %+v", ls)
+	}
+	if r := Parse("SHOP\nTotal 0% supplies: 11.68\nTotal Payable: 11.68", now); len(r.VAT) != 0 {
+		t.Errorf("a 0 %% sum alone: breakdown %+v", r.VAT)
+	}
+}
+
+// Lines that name the tax a total includes, or the tax payable, are no total: behind a
+// letter OCR made of a mark ("i GST payable (6%): 1.31"), and "TOTAL INCLUDES 8% GST 1.07",
+// whose one figure would make a breakdown of its own and take the total from the lines that
+// name it.
+func TestTaxLinesNameNoTotal(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Banh Mi Cafe\nTotal (Excluding GST): 21.30\nServ. Charge (3%): 0.65\ni GST payable (6%): 1.31\nTotal (Inclusive of GST): 23.26 |\nRounding Adj: -0.01\nTOTAL: 23.25", "23.25"},
+		{"McDonald's\n1 Fries 7,80\nTakeQut Total (ine! OST) 18.90\nTotal Reurded 18.90\nCash Tendered 50.09\nChange 31.10\nTOTAL INCLUDES 8% GST 1.07", "18.90"},
+	} {
+		if r := Parse(c.text, now); r.Data.Gross.String() != c.want {
+			t.Errorf("%q: total %s, want %s", c.text, r.Data.Gross, c.want)
+		}
+	}
+}
