@@ -785,3 +785,48 @@ func TestTallFigureUnderLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressOverTitle: Odoo's layouts print the customer's address, which may have no
+// post code, on the right just over the title with the number, and the company's in the
+// header; the address left of the title joins its stack. A name the page prints again is
+// the seller's, not the buyer's.
+func TestAddressOverTitle(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		texts []testpdf.At
+		want  string
+	}{
+		{"right, no post code", []testpdf.At{
+			{X: 40, Y: 40, Text: "MyBackery"}, {X: 40, Y: 52, Text: "sfax Tunisia"},
+			{X: 360, Y: 130, Text: "Rahma ar"}, {X: 360, Y: 142, Text: "rue ain"}, {X: 360, Y: 154, Text: "sfax"}, {X: 360, Y: 166, Text: "Tunisia"},
+			{X: 40, Y: 200, Text: "Invoice INV/2024/00002"}, {X: 40, Y: 220, Text: "Invoice Date:"},
+		}, "Rahma ar"},
+		{"left, in line with the title", []testpdf.At{
+			{X: 40, Y: 100, Text: "Lumber Inc"}, {X: 40, Y: 112, Text: "1337 N San Joaquin St"}, {X: 40, Y: 124, Text: "Stockton CA 95202"},
+			{X: 40, Y: 140, Text: "Rechnung RE.:/2021/0002"}, {X: 40, Y: 160, Text: "Rechnungsdatum:"},
+		}, "Lumber Inc"},
+		{"no title", []testpdf.At{
+			{X: 360, Y: 130, Text: "Rahma ar"}, {X: 360, Y: 142, Text: "rue ain"}, {X: 40, Y: 200, Text: "Invoice Date:"},
+		}, ""},
+		{"far over the title", []testpdf.At{
+			{X: 360, Y: 30, Text: "Rahma ar"}, {X: 360, Y: 42, Text: "rue ain"}, {X: 40, Y: 300, Text: "Invoice INV/2024/00002"},
+		}, ""},
+	} {
+		g := layoutParties(newLayout([]poppler.LayoutPage{page(c.texts...)}), "")
+		got := ""
+		if g.buyer != nil {
+			got = g.buyer.name
+		}
+		if got != c.want {
+			t.Errorf("%s: buyer %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The name recurs in the page's footer: the seller's.
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 360, Y: 130, Text: "YourCompany"}, testpdf.At{X: 360, Y: 142, Text: "250 Executive Park Blvd"},
+		testpdf.At{X: 40, Y: 200, Text: "Invoice INV/2024/00002"},
+	)})
+	if g := layoutParties(l, "YourCompany\n250 Executive Park Blvd\nInvoice INV/2024/00002\ninfo@yourcompany.com"); g.buyer != nil {
+		t.Errorf("a recurring name: buyer %+v", g.buyer)
+	}
+}
