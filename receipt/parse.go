@@ -200,27 +200,20 @@ var (
 // figureBeside tells whether w stands in l as a word of its own right beside a money
 // figure (figureBeforeRE, figureAfterRE).
 func figureBeside(l, w string) bool {
-	for i := 0; i <= len(l)-len(w); {
-		j := strings.Index(l[i:], w)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(w)
-		before, _ := utf8.DecodeLastRuneInString(l[:start])
-		after, _ := utf8.DecodeRuneInString(l[end:])
-		if (start == 0 || !unicode.IsLetter(before)) && (end == len(l) || !unicode.IsLetter(after)) {
-			if figureBeforeRE.MatchString(strings.TrimSuffix(l[:start], " ")) || figureAfterRE.MatchString(strings.TrimPrefix(l[end:], " ")) {
-				return true
-			}
-		}
-		i = start + 1
-	}
-	return false
+	return wordWhere(l, w, func(start, end int) bool {
+		return figureBeforeRE.MatchString(strings.TrimSuffix(l[:start], " ")) || figureAfterRE.MatchString(strings.TrimPrefix(l[end:], " "))
+	})
 }
 
 // hasWord tells whether w occurs in l with no letter right before or after it; a sign such
 // as € may touch its amount.
 func hasWord(l, w string) bool {
+	return wordWhere(l, w, func(int, int) bool { return true })
+}
+
+// wordWhere tells whether w occurs in l with no letter right before or after it at a place
+// l[start:end] that ok accepts.
+func wordWhere(l, w string, ok func(start, end int) bool) bool {
 	for i := 0; i <= len(l)-len(w); {
 		j := strings.Index(l[i:], w)
 		if j < 0 {
@@ -229,7 +222,7 @@ func hasWord(l, w string) bool {
 		start, end := i+j, i+j+len(w)
 		before, _ := utf8.DecodeLastRuneInString(l[:start])
 		after, _ := utf8.DecodeRuneInString(l[end:])
-		if (start == 0 || !unicode.IsLetter(before)) && (end == len(l) || !unicode.IsLetter(after)) {
+		if (start == 0 || !unicode.IsLetter(before)) && (end == len(l) || !unicode.IsLetter(after)) && ok(start, end) {
 			return true
 		}
 		i = start + 1
