@@ -125,6 +125,11 @@ Zahlbetrag: 479,87 EUR`
 	if tt := inv.Totals; tt.NetTotal.String() != "12.80" || tt.GrossTotal.String() != "15.49" {
 		t.Errorf("Odoo, Spanish: net %s, gross %s", tt.NetTotal, tt.GrossTotal)
 	}
+	// A French scan's totals: OCR sets one space between the thousands' groups.
+	inv = ParseInvoice("Total HT 32 000,00\nTotal TVA 6 400,00\nTotal TTC 38 400,00 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.NetTotal.String() != "32000.00" || tt.VATTotal.String() != "6400.00" || tt.GrossTotal.String() != "38400.00" {
+		t.Errorf("French scan: net %s, VAT %s, gross %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal)
+	}
 }
 
 // TestInvoiceNumberAndDate: the viewers' "Rechnung (380) Nr. … vom …" line, and a delivery

@@ -14,7 +14,7 @@ import (
 // text, on one of the next lines.
 var (
 	netLabelRE   = lazyre.New(`(?i)^\s*(?:` + netLabels + `)\b`)
-	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tva|montant\s+(?:total\s+)?tva)\b`)
+	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|(?:total\s+)?tva|montant\s+(?:total\s+)?tva)\b`)
 	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
 	dueLabelRE   = lazyre.New(`(?i)^\s*(?:` + dueLabels + `)\b`)
 )
@@ -52,6 +52,14 @@ func labelledTotals(lines []string) totalsFound {
 		default:
 			continue
 		}
+		if m := groupedEndRE.FindStringSubmatch(l); m != nil {
+			// "Total TTC 38 400,00 €" as OCR's single-spaced line: a total's label has no
+			// quantity before its figure, so the groups are one figure's.
+			if v, err := decimal.NewFromString(strings.ReplaceAll(strings.ReplaceAll(m[1], " ", ""), ",", ".")); err == nil {
+				*into = append(*into, v)
+				continue
+			}
+		}
 		if as := amounts(l); len(as) > 0 {
 			*into = append(*into, as[len(as)-1].v)
 			continue
@@ -73,15 +81,19 @@ func labelledTotals(lines []string) totalsFound {
 	return t
 }
 
+// groupedEndRE is a figure grouped by spaces at a line's end, its currency after it
+// ("38 400,00 €"; amounts reads such groups only in a cell of their own).
+var groupedEndRE = lazyre.New(`(?:^|\s)(-?\d{1,3}(?: \d{3})+,\d{2})\s?(?:€|EUR)?\s*$`)
+
 // bareTotalRE is a total's word alone before its amount ("Total   2,280.00 E£", "Gesamt
 // 169,58 €"): the gross under the net and VAT, as Odoo prints its totals.
 var bareTotalRE = lazyre.New(`(?i)^\s*(?:total|totale|gesamt)\s*:?\s+(.*)$`)
 
 // bareTotal: l is the gross's line by bareTotalRE, its one amount followed or preceded by
-// no more than a currency's letters.
+// nothing but a currency ("Total TVA 6 400,00" is the tax's).
 func bareTotal(l string) bool {
 	m := bareTotalRE.FindStringSubmatch(l)
-	return m != nil && len(amounts(m[1])) == 1 && !hasLetters(m[1], 4)
+	return m != nil && len(amounts(m[1])) == 1 && (!hasLetters(m[1], 1) || !hasLetters(m[1], 5) && len(lineCurrencies(strings.ToLower(m[1]))) > 0)
 }
 
 // choose picks the totals that agree: the net, VAT and gross (latest first) for which
