@@ -174,6 +174,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("Datum Zeit\n02.05.202016:3936192424245\n0203.20 15:59\nMÜ.-SA 20,00 €")
 	f.Add("EC-Karte € 49,90\nBetrag enthält 3,26 € MwSt\nNetto: 46,64\nSUMME EUR 6.47\nE 7,0% 0,36 Bi 6,47")
 	f.Add("SUMME 28,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\nIncl. 19,00% Mwst 1,00\nNetto 5,26")
+	f.Add("Total Ok supplies: 11.68\nTotal 6% supplies (exci. GST): 7.20\nTotal 6% supplies (Inc. GST): 7.63\nTotal Payable: 1,019.31 RM\nCHF 1'234.50 E£ 2,280.00")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Parse(s, now)
 		finish(r, now)
