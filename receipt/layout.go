@@ -60,6 +60,13 @@ const maxStackSegments = 5000
 // parts of an address about one height), columns further.
 const wordGap = 1.5
 
+// columnGap is the gap, in the words' height, past which two words that poppler put on
+// lines of their own part two segments all the same: a table's narrow columns (Typst sets
+// "2   C62   8 500,00" about 1.3 heights apart) that poppler keeps apart as cells. Words of
+// one phrase stand a fifth of a height apart, a bullet between an address's parts about
+// one (separator); OCR's words come as one line and are parted by wordGap alone.
+const columnGap = 0.6
+
 // plainChars are the typographic forms of the hyphen and the space that generators write
 // ("IOPOLE‐jdz7fEbj4Va", "18‐08‐2026" with U+2010; "2 166,40" with a no-break space), read
 // as the plain characters the rules expect. One rune for one rune: a text keeps its shape
@@ -76,12 +83,16 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 	total := 0
 	for pi, p := range pages {
 		var words []poppler.Word
+		lineOf := map[poppler.Box]int{} // the poppler line each word stands in
+		nline := 0
 		for _, b := range p.Blocks {
 			for _, ln := range b.Lines {
+				nline++
 				for _, w := range ln.Words {
 					if w.X1 > w.X0 && w.Y1 > w.Y0 {
 						w.Text = plainText(w.Text)
 						words = append(words, w)
+						lineOf[w.Box] = nline
 					}
 				}
 			}
@@ -120,7 +131,8 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 					// OCR's box of a bullet hugs its dot: the word beside it measures the gap.
 					h = 2 * max(w.Y1-w.Y0, prev.Y1-prev.Y0)
 				}
-				if cur != nil && w.X0-prev.X1 <= wordGap*h {
+				gap := w.X0 - prev.X1
+				if cur != nil && gap <= wordGap*h && (gap <= columnGap*h || lineOf[w.Box] == lineOf[prev.Box] || separator(w) || separator(prev)) {
 					cur.text += " " + w.Text
 					cur.words = append(cur.words, w)
 					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
@@ -144,6 +156,14 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 		}
 	}
 	return l
+}
+
+// separator: w is a mark between the parts of a one-line address ("Bei Spiel GmbH ● Ecke
+// 12 ● 12345 Stadthausen"), which poppler may set as lines of their own: the parts stay one
+// segment, as the sender's line over the recipient.
+func separator(w poppler.Word) bool {
+	r := []rune(w.Text)
+	return len(r) == 1 && strings.ContainsRune("●•·|–—-/*»«°", r[0])
 }
 
 // ocrBullet: b is a bullet between the parts of a one-line address as OCR reads it ("e",

@@ -808,6 +808,16 @@ func TestAddressOverTitle(t *testing.T) {
 		{"no title", []testpdf.At{
 			{X: 360, Y: 130, Text: "Rahma ar"}, {X: 360, Y: 142, Text: "rue ain"}, {X: 40, Y: 200, Text: "Invoice Date:"},
 		}, ""},
+		{"a name alone on the right", []testpdf.At{
+			{X: 40, Y: 40, Text: "Synaptix"}, {X: 40, Y: 52, Text: "Miguel Indurain"}, {X: 40, Y: 64, Text: "14800 Priego de Córdoba"},
+			{X: 340, Y: 180, Text: "Lumber Inc, Jefe Lumber"}, {X: 40, Y: 205, Text: "Factura INV/2026/00001"},
+		}, "Lumber Inc, Jefe Lumber"},
+		{"a name alone on the left", []testpdf.At{
+			{X: 40, Y: 180, Text: "Lumber Inc, Jefe Lumber"}, {X: 40, Y: 205, Text: "Factura INV/2026/00001"},
+		}, ""},
+		{"a name alone far over the title", []testpdf.At{
+			{X: 340, Y: 120, Text: "Lumber Inc, Jefe Lumber"}, {X: 40, Y: 205, Text: "Factura INV/2026/00001"},
+		}, ""},
 		{"far over the title", []testpdf.At{
 			{X: 360, Y: 30, Text: "Rahma ar"}, {X: 360, Y: 42, Text: "rue ain"}, {X: 40, Y: 300, Text: "Invoice INV/2024/00002"},
 		}, ""},
@@ -828,5 +838,63 @@ func TestAddressOverTitle(t *testing.T) {
 	)})
 	if g := layoutParties(l, "YourCompany\n250 Executive Park Blvd\nInvoice INV/2024/00002\ninfo@yourcompany.com"); g.buyer != nil {
 		t.Errorf("a recurring name: buyer %+v", g.buyer)
+	}
+}
+
+// TestNarrowColumns: a table's cells that poppler sets as lines of their own, a little over a
+// word's height apart (as Typst sets "2   C62   8 500,00"), are segments of their own; the
+// same gap within one of poppler's lines, and a bullet between an address's parts, part
+// nothing.
+func TestNarrowColumns(t *testing.T) {
+	w := func(x0, x1 float64, s string) poppler.Word {
+		return poppler.Word{Box: poppler.Box{X0: x0, Y0: 328.5, X1: x1, Y1: 340.4}, Text: s}
+	}
+	row := []poppler.Word{w(373.6, 378.1, "2"), w(395.8, 409.9, "C62"), w(425.6, 430.1, "8"), w(431.2, 455.8, "500,00")}
+	var cells []poppler.Line
+	for _, c := range [][]poppler.Word{row[:1], row[1:2], row[2:]} {
+		cells = append(cells, poppler.Line{Words: c})
+	}
+	texts := func(p poppler.LayoutPage) (out []string) {
+		for _, s := range newLayout([]poppler.LayoutPage{p}).pages[0] {
+			out = append(out, s.text)
+		}
+		return out
+	}
+	if got := texts(poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{{Lines: cells}}}); !slices.Equal(got, []string{"2", "C62", "8 500,00"}) {
+		t.Errorf("cells as poppler's lines: %q", got)
+	}
+	if got := texts(poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{{Lines: []poppler.Line{{Words: row}}}}}); len(got) != 1 {
+		t.Errorf("one of poppler's lines: %q", got)
+	}
+	sender := []poppler.Line{{Words: []poppler.Word{w(70, 90, "Bei"), w(93, 115, "Spiel"), w(118, 140, "GmbH")}}, {Words: []poppler.Word{w(152, 157, "●")}},
+		{Words: []poppler.Word{w(169, 189, "Ecke"), w(192, 202, "12")}}}
+	if got := texts(poppler.LayoutPage{Width: 595, Height: 842, Blocks: []poppler.Block{{Lines: sender}}}); len(got) != 1 {
+		t.Errorf("a sender's line with bullets: %q", got)
+	}
+}
+
+// TestLetterheadNameRecurs: the one address of a page, at its top, is the sender's; of its
+// lines the name the page prints again (its web address) names the seller, not the line
+// over the post code that the text lines took (a street printed without its number).
+func TestLetterheadNameRecurs(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 26, Y: 73, Text: "Synaptix"}, testpdf.At{X: 26, Y: 88, Text: "Miguel Indurain"},
+		testpdf.At{X: 26, Y: 104, Text: "14800 Priego de Córdoba"}, testpdf.At{X: 26, Y: 119, Text: "España"},
+		testpdf.At{X: 26, Y: 205, Text: "Factura INV/2026/00001"},
+	)})
+	g := layoutParties(l, "Synaptix\nMiguel Indurain\n14800 Priego de Córdoba\nEspaña\nFactura INV/2026/00001\nhttp://synaptix.es")
+	if g.seller == nil || g.seller.name != "Synaptix" {
+		t.Fatalf("seller %+v", g.seller)
+	}
+	inv := &einvoice.Invoice{Seller: einvoice.Party{Name: "Miguel Indurain"}}
+	g.apply(inv)
+	if inv.Seller.Name != "Synaptix" {
+		t.Errorf("seller %q", inv.Seller.Name)
+	}
+	// Printed once, the text lines' choice stands.
+	g = layoutParties(l, "Synaptix\nMiguel Indurain\n14800 Priego de Córdoba")
+	inv = &einvoice.Invoice{Seller: einvoice.Party{Name: "Miguel Indurain"}}
+	if g.apply(inv); inv.Seller.Name != "Miguel Indurain" {
+		t.Errorf("without a recurring name: seller %q", inv.Seller.Name)
 	}
 }

@@ -93,6 +93,7 @@ type geoParties struct {
 	seller, buyer             *addrBlock
 	sellerName                string // from a one-line address (sender's line, letterhead)
 	sellerStrong, buyerStrong bool
+	lowerText                 string // the page's text, lower case: what a name recurs in
 }
 
 // stacks groups a page's segments into stacks: each segment joins the first segment under
@@ -152,8 +153,8 @@ func stacks(segs []segment) [][]int {
 // else, of two blocks, the one on the left under the letterhead is the recipient's (the
 // window of a DIN 5008 letter) when the other stands to its right.
 func layoutParties(l *layout, text string) geoParties {
-	var g geoParties
 	lowerText := strings.ToLower(text)
+	g := geoParties{lowerText: lowerText}
 	for pi, segs := range l.pages {
 		if pi > 1 {
 			break
@@ -207,6 +208,15 @@ func layoutParties(l *layout, text string) geoParties {
 			// recipient's, the sender being a logo or a letterhead without a post code.
 			g.buyer = rest[0]
 		}
+		if g.seller == nil && g.buyer == nil && g.sellerName == "" && len(rest) == 1 && rest[0].page == 0 && rest[0].box.Y1 < 0.2*l.height[pi] {
+			// The one address of the page, above where an envelope's window is: the
+			// letterhead's, the sender's (Odoo's, over a recipient printed without a post
+			// code), unless it is the address just over the title, where Odoo prints the
+			// customer's; the role is a guess.
+			if ot := addressOverTitle(l, lowerText, nil, ""); ot == nil || !overlapX(ot.box, rest[0].box) || ot.box.Y1 < rest[0].box.Y0 || rest[0].box.Y1 < ot.box.Y0 {
+				g.seller = rest[0]
+			}
+		}
 		if g.seller == nil && g.buyer == nil && g.sellerName == "" && len(rest) >= 2 {
 			a, b := rest[0], rest[1]
 			if b.box.X0 < a.box.X0 {
@@ -237,7 +247,7 @@ func layoutParties(l *layout, text string) geoParties {
 
 // addressOverTitle is the recipient's address that no post code marks (a country's that
 // has none, or an overseas one), where Odoo and the programs like it print it: a stack of
-// two to eight lines just over the document's title with its number ("Invoice
+// two to eight lines (one on the right) just over the document's title with its number ("Invoice
 // INV/2024/00001", "Factura …"), most often on the page's right: a stack on the right half
 // comes before one on the left, then the one nearest the title. Its first line names the
 // buyer; nil when the first page has no such title or no such stack, or the stack is the
@@ -264,10 +274,13 @@ func addressOverTitle(l *layout, lowerText string, seller *addrBlock, sellerName
 			continue
 		}
 		last := segs[st[len(st)-1]]
-		if len(st) < 2 || len(st) > 8 || last.Y1 > t.Y0 || t.Y0-last.Y1 > 6*max(t.h(), last.h()) || segs[st[0]].Y0 < 0.05*l.height[0] {
+		right := segs[st[0]].X0 > 0.4*l.width[0]
+		// A name alone (a customer without an address) only on the right, close over the
+		// title, where Odoo prints it.
+		one := len(st) == 1 && right && t.Y0-last.Y1 <= 3*max(t.h(), last.h())
+		if len(st) < 2 && !one || len(st) > 8 || last.Y1 > t.Y0 || t.Y0-last.Y1 > 6*max(t.h(), last.h()) || segs[st[0]].Y0 < 0.05*l.height[0] {
 			continue
 		}
-		right := segs[st[0]].X0 > 0.4*l.width[0]
 		if name := strings.TrimSpace(segs[st[0]].text); len(nameKey(name)) >= 3 && strings.Count(nameKey(lowerText), nameKey(name)) >= 2 {
 			continue
 		}
@@ -570,7 +583,16 @@ func (g geoParties) apply(inv *einvoice.Invoice) {
 		return g.seller != nil && g.buyer != nil && g.seller.name != "" && g.buyer.name != "" &&
 			strings.Contains(k, nameKey(g.seller.name)) && strings.Contains(k, nameKey(g.buyer.name))
 	}
+	// A name the page prints again (in its footer, its web address, its bank details) is a
+	// party's; a contact person or a street without its number is printed once.
+	recurs := func(name string) bool {
+		k := nameKey(name)
+		return len(k) >= 3 && strings.Count(nameKey(g.lowerText), k) >= 2
+	}
 	set := func(p *einvoice.Party, b *addrBlock, strong bool) {
+		if b != nil && !strong && p.Name != b.name && slices.ContainsFunc(b.lines, func(l string) bool { return sameName(l, p.Name) }) && recurs(b.name) && !recurs(p.Name) {
+			p.Name = b.name // the text lines took another line of the block
+		}
 		if b == nil || !strong && !badPartyName(p.Name) && !across(p.Name) {
 			return
 		}
