@@ -172,7 +172,7 @@ func invoiceFields(inv *einvoice.Invoice, text string, now time.Time) []field {
 		issue.conf, issue.reason = contradicted, fmt.Sprintf("the issue date %s is after the due date %s", inv.IssueDate, inv.DueDate)
 	}
 	number := field{bt: "BT-1", name: "Invoice number", path: "invoice.number", value: inv.Number, conf: 0.5, reason: "no invoice number label; a receipt or document number was taken"}
-	if invNumberRE.MatchString(text) {
+	if invNumberRE.MatchString(text) || labelledNumber(text, inv.Number) {
 		number.conf, number.reason = 0.85, ""
 	}
 	currency := field{bt: "BT-5", name: "Invoice currency code", path: "invoice.currency", value: inv.Currency, conf: 0.9}
@@ -284,4 +284,24 @@ func breakdownText(lines []VATLine) string {
 		fmt.Fprintf(&b, "%s:%s/%s/%s ", l.Rate, l.Net, l.VAT, l.Gross)
 	}
 	return b.String()
+}
+
+// labelledNumber: the text prints number after a number's label or in a title ("Rechnung:
+// Re-147/2025", "Factura INV/2026/00001"), as the word boxes read it.
+func labelledNumber(text, number string) bool {
+	if number == "" {
+		return false
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		at := strings.Index(line, number)
+		if at < 0 {
+			continue
+		}
+		cells := cellSepRE.Split(strings.TrimSpace(line[:at]), -1)
+		label := strings.TrimSpace(cells[len(cells)-1])
+		if numberLabelRE.MatchString(label) || numberInTitle(label+" "+number) != "" {
+			return true
+		}
+	}
+	return false
 }

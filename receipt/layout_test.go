@@ -897,4 +897,45 @@ func TestLetterheadNameRecurs(t *testing.T) {
 	if g.apply(inv); inv.Seller.Name != "Miguel Indurain" {
 		t.Errorf("without a recurring name: seller %q", inv.Seller.Name)
 	}
+	// The last line of an address whose name is a logo names no one.
+	inv = &einvoice.Invoice{Seller: einvoice.Party{Name: "Deutschland"}}
+	if (geoParties{}).apply(inv); inv.Seller.Name != "" {
+		t.Errorf("a country for a seller: %q", inv.Seller.Name)
+	}
+}
+
+// TestAustrianTemplate: "Rechnung:", "Netto:" and "Brutto:" as labels in a cell of their own
+// beside their values (the VAT's label names its rate), and "Ihre UID" the buyer's VAT id.
+func TestAustrianTemplate(t *testing.T) {
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 420, Y: 150, Text: "Rechnung:"}, testpdf.At{X: 480, Y: 150, Text: "Re-147/2025"},
+		testpdf.At{X: 400, Y: 464, Text: "Summe:"}, testpdf.At{X: 480, Y: 464, Text: "3.159,25 €"},
+		testpdf.At{X: 380, Y: 476, Text: "-10,00 % Rabatt:"}, testpdf.At{X: 480, Y: 476, Text: "-315,93 €"},
+		testpdf.At{X: 400, Y: 488, Text: "Abschlag:"}, testpdf.At{X: 480, Y: 488, Text: "-3,32 €"},
+		testpdf.At{X: 40, Y: 500, Text: "Ihre UID: ATU12345678"},
+		testpdf.At{X: 400, Y: 500, Text: "Netto:"}, testpdf.At{X: 480, Y: 500, Text: "2.386,55 €"},
+		testpdf.At{X: 400, Y: 512, Text: "19% USt.:"}, testpdf.At{X: 480, Y: 512, Text: "453,45 €"},
+		testpdf.At{X: 40, Y: 524, Text: "Leistungsdatum = Datum des Dokuments"}, testpdf.At{X: 400, Y: 524, Text: "Brutto:"}, testpdf.At{X: 480, Y: 524, Text: "2.840,00 €"},
+	)})
+	text := "                    Rechnung: Re-147/2025\n" +
+		"                                              Summe:     3.159,25 €\n" +
+		"                                    -10,00 % Rabatt:       -315,93 €\n" +
+		"                                           Abschlag:         -3,32 €\n" +
+		"Ihre UID: ATU12345678                         Netto:     2.386,55 €\n" +
+		"                                           19% USt.:       453,45 €\n" +
+		"Leistungsdatum = Datum des Dokuments          Brutto:     2.840,00 €\n" +
+		"St.-Nr.: 23/123/456/789UID: DE123456789\n"
+	inv := parseInvoice(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), l)
+	if inv.Number != "Re-147/2025" {
+		t.Errorf("number %q", inv.Number)
+	}
+	if tt := inv.Totals; tt.NetTotal.String() != "2386.55" || tt.VATTotal.String() != "453.45" || tt.GrossTotal.String() != "2840.00" {
+		t.Errorf("totals %+v", tt)
+	}
+	if inv.Seller.VATID != "DE123456789" || inv.Buyer.VATID != "ATU12345678" {
+		t.Errorf("VAT ids: seller %q, buyer %q", inv.Seller.VATID, inv.Buyer.VATID)
+	}
+	if !labelledNumber(text, "Re-147/2025") || !labelledNumber("Factura INV/2026/00001", "INV/2026/00001") || labelledNumber("Kundennummer: 19", "19") {
+		t.Error("labelledNumber")
+	}
 }

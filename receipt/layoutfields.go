@@ -15,7 +15,7 @@ import (
 // Labels read by position (layout.labelled): the value right of the label or under it.
 // German, English and French, as invoicing programs print them.
 var (
-	numberLabelRE = lazyre.New(`(?i)^(?:rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°ºo]\.?|avoir\s+n[°ºo]\.?|n[°ºo]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
+	numberLabelRE = lazyre.New(`(?i)^(?:rechnung\s*:|rechnungs?[-\s]?(?:nummer|nr\.?)|rechnung\s+(?:nr\.?|#|nummer)|gutschrifts?[-\s]?(?:nummer|nr\.?)|beleg[-\s]?(?:nummer|nr\.?)|invoice\s+(?:no\.?|number|nr\.?|#)|credit\s+note\s+(?:no\.?|number)|facture\s+n[°ºo]\.?|avoir\s+n[°ºo]\.?|n[°ºo]\s+(?:de\s+)?facture|num[ée]ro\s+de\s+facture)`)
 	// A title with the number after it on the same line: "Invoice 103767", "Avoir AV-2017-0005".
 	// Spanish, Italian, Portuguese, Dutch and Nordic titles too, as Odoo prints them in its
 	// users' languages ("Factura INV/2024/00001"); a sequence's prefix may hold a colon
@@ -34,9 +34,12 @@ var (
 	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
 	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
 	layoutIBANRE    = lazyre.New(`(?i)^iban`)
-	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `)`)
+	// "Netto:" and "Brutto:" name the totals in a cell of their own only with their colon
+	// (a breakdown table's headers say "Netto" and "Brutto" too); likewise "Rechnung:"
+	// the number (Austrian templates).
+	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `|netto\s*:)`)
 	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
-	grossLabelGeoRE = lazyre.New(`(?i)^(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?|(?:total|totale|gesamt|importe\s+total)\s*:?$)`)
+	grossLabelGeoRE = lazyre.New(`(?i)^(?:brutto\s*:|bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?|(?:total|totale|gesamt|importe\s+total)\s*:?$)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 	lineTotalGeoRE  = lazyre.New(`(?i)^(?:` + lineTotalLabels + `)\b`)
 )

@@ -566,10 +566,12 @@ const bulletGap, maxLineSegments = 3.0, 12
 
 // badPartyName: what the text lines gave as a name is none: empty, two columns' text run
 // together, a web or mail address, an address line, a whole address on one line, a
-// labelled field ("Tel : 0758282674").
+// labelled field ("Tel : 0758282674"), a country's name alone (the last line of an address
+// whose name is a logo).
 func badPartyName(s string) bool {
 	s = strings.TrimSpace(s)
-	return !hasLetters(s, 2) || oneLineAddress(s) || strings.Contains(s, ":") || partyHeading(s) != "" || strings.Contains(s, "   ") || webAddressRE.MatchString(s) || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
+	_, country := countryCodes[strings.ToLower(s)]
+	return !hasLetters(s, 2) || country || oneLineAddress(s) || strings.Contains(s, ":") || partyHeading(s) != "" || strings.Contains(s, "   ") || webAddressRE.MatchString(s) || postRE.MatchString(s) || s[0] >= '0' && s[0] <= '9'
 }
 
 // apply puts the layout's parties over the text lines' reading: a party whose role
@@ -613,6 +615,11 @@ func (g geoParties) apply(inv *einvoice.Invoice) {
 	}
 	set(&inv.Seller, g.seller, g.sellerStrong)
 	set(&inv.Buyer, g.buyer, g.buyerStrong)
+	for _, p := range []*einvoice.Party{&inv.Seller, &inv.Buyer} {
+		if _, country := countryCodes[strings.ToLower(strings.TrimSpace(p.Name))]; country {
+			p.Name = "" // missing, rather than a country for a name
+		}
+	}
 	if g.seller == nil && g.buyer != nil && g.sellerName == "" && sameName(firstCell(inv.Seller.Name), g.buyer.name) {
 		// The text lines took the recipient's address, the only one printed, for the
 		// sender's: the seller is missing, not the buyer.

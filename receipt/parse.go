@@ -1529,7 +1529,7 @@ var (
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
 // ID", "Ihre USt-IdNr.", "USt-IdNr. des Leistungsempfängers", "N° TVA client").
-var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|umsatzsteuer|tva|mwst|tax)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
+var buyerVATLabelRE = lazyre.New(`(?i)(?:customer|client|buyer|your|kunden|ihre?|k(?:ä|a|ae)ufer|leistungsempf\pL*|acheteur|destinataire)\W{0,3}(?:vat|ust|umsatzsteuer|tva|mwst|tax|uid)|(?:vat|ust|tva|tax)\b.*\b(?:customer|client|buyer|kunden?|leistungsempf\pL*|k(?:ä|a|ae)ufers?|acheteur)\b`)
 
 // notVATLabelRE: labels of registration numbers and accounts that are no VAT id; one with
 // its own number after it ("München HRB 999999" in the footer column beside) is another field.
