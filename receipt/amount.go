@@ -31,8 +31,12 @@ var spaceGroupedRE = lazyre.New(`(?:^|\s{2}|:\s?)(-?\d{1,3}(?: \d{3})+,\d{2})(?:
 
 // joinSpaceGroups writes the thousands spaces of spaceGroupedRE's figures as points, which
 // amountRE reads as groups; the line keeps its length, so positions stay those of the line.
-func joinSpaceGroups(line string) string {
-	ms := spaceGroupedRE.FindAllStringSubmatchIndex(line, -1)
+func joinSpaceGroups(line string) string { return joinGroups(line, spaceGroupedRE) }
+
+// joinGroups writes as points the spaces in the first group of re's matches: the one way a
+// figure grouped by spaces is read, whatever says where such a figure stands.
+func joinGroups(line string, re *lazyre.Regexp) string {
+	ms := re.FindAllStringSubmatchIndex(line, -1)
 	if ms == nil {
 		return line
 	}

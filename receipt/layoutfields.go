@@ -29,11 +29,11 @@ var (
 	// Labels of the invoice's date, the specific before the generic: "Datum" alone may be
 	// a print date, "Rechnungsdatum" is the invoice's.
 	// A date label naming the delivery too ("Liefer- und Rechnungsdatum") is the invoice's.
-	issueLabelRE    = lazyre.New(`(?i)^(?:(?:liefer|leistungs)-?\s*(?:und|/|&)\s*rechnungsdatum|rechnungs-?\s*(?:und|/|&)\s*(?:liefer|leistungs)datum|rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|ausgestellt\s+am|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+issued|issued\s+on|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission|[ée]mise?\s+le|fecha\s+(?:de\s+(?:la\s+)?)?factura|fecha\s+de\s+(?:emisi[óo]n|expedici[óo]n)|data\s+(?:della\s+)?fattura|data\s+(?:de\s+)?emiss[ãa]o|factuurdatum|fakturadatum|data\s+wystawienia)`)
-	cityDateRE      = lazyre.New(`^\pL[\pL .-]+,\s+(?:den|le)$`)
-	genericDateRE   = lazyre.New(`(?i)^(?:datum|date)`)
-	monthDateRE     = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
-	layoutIBANRE    = lazyre.New(`(?i)^iban`)
+	issueLabelRE  = lazyre.New(`(?i)^(?:(?:liefer|leistungs)-?\s*(?:und|/|&)\s*rechnungsdatum|rechnungs-?\s*(?:und|/|&)\s*(?:liefer|leistungs)datum|rechnungsdatum|datum\s+der\s+rechnung|belegdatum|ausstellungsdatum|ausgestellt\s+am|invoice\s+date|date\s+of\s+(?:issue|invoice)|issue\s+date|date\s+issued|issued\s+on|date\s+(?:de\s+(?:la\s+)?)?facture|date\s+d'[ée]mission|[ée]mise?\s+le|fecha\s+(?:de\s+(?:la\s+)?)?factura|fecha\s+de\s+(?:emisi[óo]n|expedici[óo]n)|data\s+(?:della\s+)?fattura|data\s+(?:de\s+)?emiss[ãa]o|factuurdatum|fakturadatum|data\s+wystawienia)`)
+	cityDateRE    = lazyre.New(`^\pL[\pL .-]+,\s+(?:den|le)$`)
+	genericDateRE = lazyre.New(`(?i)^(?:datum|date)`)
+	monthDateRE   = lazyre.New(`(?i)^(?:(\d{1,2})\.?\s+(\pL+)\.?\s+(\d{4})|(\pL+)\.?\s+(\d{1,2}),?\s+(\d{4}))$`)
+	layoutIBANRE  = lazyre.New(`(?i)^iban`)
 	// "Netto:" and "Brutto:" name the totals in a cell of their own only with their colon
 	// (a breakdown table's headers say "Netto" and "Brutto" too); likewise "Rechnung:"
 	// the number (Austrian templates).

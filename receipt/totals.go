@@ -52,15 +52,9 @@ func labelledTotals(lines []string) totalsFound {
 		default:
 			continue
 		}
-		if m := groupedEndRE.FindStringSubmatch(l); m != nil {
-			// "Total TTC 38 400,00 €" as OCR's single-spaced line: a total's label has no
-			// quantity before its figure, so the groups are one figure's.
-			if v, err := decimal.NewFromString(strings.ReplaceAll(strings.ReplaceAll(m[1], " ", ""), ",", ".")); err == nil {
-				*into = append(*into, v)
-				continue
-			}
-		}
-		if as := amounts(l); len(as) > 0 {
+		// "Total TTC 38 400,00 €" as OCR's single-spaced line: a total's label has no
+		// quantity before its figure, so the groups at the line's end are one figure's.
+		if as := amounts(joinGroups(l, groupedEndRE)); len(as) > 0 {
 			*into = append(*into, as[len(as)-1].v)
 			continue
 		}
