@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/papierkram/papierkram/einvoice"
+	"github.com/papierkram/papierkram/pdf"
 	"github.com/papierkram/papierkram/zugferd"
 )
 
@@ -68,6 +69,19 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 	plain, err := os.ReadFile(out)
 	if err != nil {
 		out = in
+	}
+	if doc, _, xerr := zugferd.Extract(ctx, plain); err == nil && xerr == nil && doc != nil {
+		// qpdf removes the EmbeddedFiles name tree's entries; a Factur-X PDF lists its XML in
+		// the catalog's /AF too. Dropping /AF keeps the pages' objects as they are (a
+		// Ghostscript rewrite maps some fonts' ligatures to CJK characters: "Co昀昀ee").
+		if d, rerr := pdf.ReadToRead(plain); rerr == nil {
+			if cat, cerr := d.Context().Catalog(); cerr == nil {
+				delete(cat, "AF")
+				if b, werr := pdf.WriteContext(d.Context()); werr == nil {
+					plain = b
+				}
+			}
+		}
 	}
 	if doc, _, xerr := zugferd.Extract(ctx, plain); err != nil || xerr == nil && doc != nil {
 		// Attached some other way too (a page's file attachment annotation), or not
