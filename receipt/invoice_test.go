@@ -130,6 +130,24 @@ Zahlbetrag: 479,87 EUR`
 	if tt := inv.Totals; tt.NetTotal.String() != "32000.00" || tt.VATTotal.String() != "6400.00" || tt.GrossTotal.String() != "38400.00" {
 		t.Errorf("French scan: net %s, VAT %s, gross %s", tt.NetTotal, tt.VATTotal, tt.GrossTotal)
 	}
+	// The same as Tesseract read Typst's page: a speck before "Total TVA", its breakdown row
+	// beside it, and "Total TVA" no bare total; the receipt rules' total read whole too.
+	inv = ParseInvoice("Ventilation TVA\nTotal HT 32000,00 €\nCatégorie BaseHT Taux TVA\n. Total TVA 6 400,00 €\nS 32000,00 € 20 % 6 400,00 €\nTotal TTC 38 400,00 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.NetTotal.String() != "32000.00" || tt.VATTotal.String() != "6400.00" || tt.GrossTotal.String() != "38400.00" ||
+		len(inv.VATBreakdown) != 1 || inv.VATBreakdown[0].TaxAmount.String() != "6400.00" {
+		t.Errorf("Typst scan: net %s, VAT %s, gross %s, breakdown %+v", tt.NetTotal, tt.VATTotal, tt.GrossTotal, inv.VATBreakdown)
+	}
+	// "Solde à payer" after a prepayment is the amount due.
+	inv = ParseInvoice("Total HT 624,90 €\nTotal taxes 46,25 €\nTotal TTC 671,15 €\n     Solde à payer     470,15 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.AmountDue.String() != "470.15" || tt.GrossTotal.String() != "671.15" {
+		t.Errorf("solde à payer: due %s, gross %s", tt.AmountDue, tt.GrossTotal)
+	}
+	// The share capital beside the VAT id in a French letterhead is no VAT total.
+	inv = ParseInvoice("TVA : FR11999999998 - SIRET : 99999999800010 - SARL au capital de 120 000,00 €\nNet total    2,076.76 €\n"+
+		"TVA 0% livraisons intracommunautaires    2,076.76 €     0.00 €\n    Tax Total     0.00 €\n   Total     2,076.76 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.VATTotal.String() != "0.00" || tt.GrossTotal.String() != "2076.76" {
+		t.Errorf("share capital: VAT %s, gross %s", tt.VATTotal, tt.GrossTotal)
+	}
 }
 
 // TestInvoiceNumberAndDate: the viewers' "Rechnung (380) Nr. … vom …" line, and a delivery

@@ -569,6 +569,14 @@ func TestTitleStackAndUpperSender(t *testing.T) {
 	if no, date := titleStack(l); no != "2023-6013" || date != "2023-09-20" {
 		t.Errorf("number %q, date %q", no, date)
 	}
+	// As Tesseract read Typst's credit note: the ring of "N°" read as an apostrophe and
+	// again as a ring.
+	ocr := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 490, Y: 70, Text: "AVOIR"}, testpdf.At{X: 446, Y: 88, Text: "N’ ° AV-2025-00045 AY."},
+	)})
+	if no, _ := titleStack(ocr); no != "AV-2025-00045" {
+		t.Errorf("OCR's N°: number %q", no)
+	}
 	text := "FACTURE\n20/09/2023\nnº 2023-6013\nSociété Hôtelière du Pacano\n2, rue de la Paix\n75000 Paris\nSecuribox SARL\n27, Rue de Bassano\n75008 Paris\nTVA : FR38500003710\nTVA FR40123456824\n"
 	inv := &einvoice.Invoice{}
 	inv.Seller.VATID = "FR38500003710"

@@ -273,10 +273,10 @@ func titleNumberDate(l *layout) (number, date string) {
 }
 
 // titleWordRE is a title alone in its cell; stackNumberRE a number's short label before
-// its value ("nº 2023-6013", "No. 4711").
+// its value ("nº 2023-6013", "No. 4711"; OCR reads the ring of "N°" as an apostrophe).
 var (
 	titleWordRE   = lazyre.New(`(?i)^(?:facture|rechnung|invoice|gutschrift|avoir|credit\s+note|factura|fattura)$`)
-	stackNumberRE = lazyre.New(`(?i)^(?:n[°º]|no\.|nr\.|#)\s*`)
+	stackNumberRE = lazyre.New(`(?i)^(?:n[°º’']|no\.|nr\.|#)\s*`)
 )
 
 // titleStack reads the cells stacked under a title that stands alone ("FACTURE" over
@@ -297,7 +297,7 @@ func titleStack(l *layout) (number, date string) {
 				continue
 			}
 			if m := stackNumberRE.FindString(t.text); m != "" && number == "" {
-				number = layoutNumber(t.text[len(m):])
+				number = layoutNumber(strings.TrimLeft(t.text[len(m):], "°º’'*. ")) // OCR may read the ring twice ("N’ ° AV-2025-00045")
 			} else if d := layoutDate(t.text); d != "" && date == "" {
 				date = d
 			}

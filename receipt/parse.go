@@ -319,7 +319,8 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	var cash, change, rounding decimal.Decimal
 	var cards, totals, before, taxes []decimal.Decimal
 	for i, l := range p.lower {
-		as := amounts(p.lines[i])
+		// "Total TTC 38 400,00 €" as OCR sets it: the groups at a line's end are one figure.
+		as := amounts(joinGroups(p.lines[i], groupedEndRE))
 		v, ok := last(as)
 		if ok && len(as) == 1 {
 			switch {

@@ -14,7 +14,7 @@ import (
 // text, on one of the next lines.
 var (
 	netLabelRE   = lazyre.New(`(?i)^\s*(?:` + netLabels + `)\b`)
-	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|(?:total\s+)?tva|montant\s+(?:total\s+)?tva)\b`)
+	vatLabelRE   = lazyre.New(`(?i)^\s*(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax(?:es)?|(?:total\s+)?tva|montant\s+(?:total\s+)?tva)\b`)
 	grossLabelRE = lazyre.New(`(?i)^\s*(?:bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?)\b`)
 	dueLabelRE   = lazyre.New(`(?i)^\s*(?:` + dueLabels + `)\b`)
 )
@@ -28,7 +28,7 @@ const netLabels = `summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettog
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
 const dueLabels = `zahlbetrag|offen\b(?:\s*:)?|f(?:ä|a|ae)lliger\s+betrag|zu\s+zahlen(?:der\s+betrag)?|noch\s+zu\s+zahlen|offene[rn]?\s+(?:rechnungs)?betrag|restbetrag|` +
 	`amount\s+due|balance\s+due|total\s+due|(?:due|amount|total)\s+payable|open\s+amount|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
-	`montant\s+(?:restant\s+)?d[uû]|montant\s+[àa]\s+r[ée]gler|solde\s+d[uû]|(?:net\s+|reste\s+)?[àa]\s+payer`
+	`montant\s+(?:restant\s+)?d[uû]|montant\s+[àa]\s+r[ée]gler|solde\s+(?:d[uû]|[àa]\s+payer)|(?:net\s+|reste\s+)?[àa]\s+payer`
 
 // totalsFound are the candidates of each total, in the order they appear.
 type totalsFound struct{ net, vat, gross, due []decimal.Decimal }
@@ -40,10 +40,14 @@ func labelledTotals(lines []string) totalsFound {
 	var t totalsFound
 	for i, l := range lines {
 		var into *[]decimal.Decimal
+		l = strings.TrimLeft(l, ".,'`|") // a speck OCR read before the label (". Total TVA")
+		if capitalRE.MatchString(l) {
+			continue // "TVA : FR… - SARL au capital de 120 000,00 €": the company's, no total
+		}
 		switch {
 		case netLabelRE.MatchString(l):
 			into = &t.net
-		case grossLabelRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "ohne"), bareTotal(l):
+		case grossLabelRE.MatchString(l) && !strings.Contains(strings.ToLower(l), "ohne"), bareTotal(l) && !vatLabelRE.MatchString(l):
 			into = &t.gross
 		case dueLabelRE.MatchString(l):
 			into = &t.due
@@ -74,6 +78,10 @@ func labelledTotals(lines []string) totalsFound {
 	}
 	return t
 }
+
+// capitalRE names a company's share capital, which letterheads and footers print beside
+// its VAT id.
+var capitalRE = lazyre.New(`(?i)\bcapital\b|stamm-?\s?kapital|grundkapital`)
 
 // groupedEndRE is a figure grouped by spaces at a line's end, its currency after it
 // ("38 400,00 €"; amounts reads such groups only in a cell of their own).
