@@ -142,6 +142,11 @@ Zahlbetrag: 479,87 EUR`
 	if tt := inv.Totals; tt.AmountDue.String() != "470.15" || tt.GrossTotal.String() != "671.15" {
 		t.Errorf("solde à payer: due %s, gross %s", tt.AmountDue, tt.GrossTotal)
 	}
+	// Odoo's English "Residual" after a payment is the amount due.
+	inv = ParseInvoice("Net total    2,076.76 €\nTax Total    0.00 €\nTotal     2,076.76 €\nSEPA Wire transfer   11/17/2017   623.00 €\n   Residual     1,453.76 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if tt := inv.Totals; tt.AmountDue.String() != "1453.76" || tt.GrossTotal.String() != "2076.76" {
+		t.Errorf("residual: due %s, gross %s", tt.AmountDue, tt.GrossTotal)
+	}
 	// The share capital beside the VAT id in a French letterhead is no VAT total.
 	inv = ParseInvoice("TVA : FR11999999998 - SIRET : 99999999800010 - SARL au capital de 120 000,00 €\nNet total    2,076.76 €\n"+
 		"TVA 0% livraisons intracommunautaires    2,076.76 €     0.00 €\n    Tax Total     0.00 €\n   Total     2,076.76 €", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

@@ -27,7 +27,7 @@ const netLabels = `summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettog
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
 const dueLabels = `zahlbetrag|offen\b(?:\s*:)?|f(?:ä|a|ae)lliger\s+betrag|zu\s+zahlen(?:der\s+betrag)?|noch\s+zu\s+zahlen|offene[rn]?\s+(?:rechnungs)?betrag|restbetrag|` +
-	`amount\s+due|balance\s+due|total\s+due|(?:due|amount|total)\s+payable|open\s+amount|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
+	`amount\s+due|balance\s+due|total\s+due|(?:due|amount|total)\s+payable|open\s+amount|residual(?:\s+amount)?|outstanding\s+(?:amount|balance)|remaining\s+amount|` +
 	`montant\s+(?:restant\s+)?d[uû]|montant\s+[àa]\s+r[ée]gler|solde\s+(?:d[uû]|[àa]\s+payer)|(?:net\s+|reste\s+)?[àa]\s+payer`
 
 // totalsFound are the candidates of each total, in the order they appear.
