@@ -373,6 +373,9 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		if webAddressRE.MatchString(party.Name) {
 			party.Name = "" // a web or mail address names no party: missing, not wrong
 		}
+		if totalLine(party.Name) {
+			party.Name = "" // "Untaxed Amount 1,000.000": a total's line, what was left when no address was found
+		}
 		if at := otherColumnLabelRE.FindStringIndex(party.Name); at != nil {
 			// OCR's line runs the address into the next column's label and value
 			// ("Klavierklang GmbH Rechnungs-Nr. 000073"): the name ends before it.
@@ -430,7 +433,62 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 	}
 	setLines(inv, best)
+	creditNote(inv, p.lines)
 	return inv
+}
+
+// totalLine: s is a total's label with its figure ("Untaxed Amount   1,000.00").
+func totalLine(s string) bool {
+	return (netLabelRE.MatchString(s) || grossLabelRE.MatchString(s) || vatLabelRE.MatchString(s) || dueLabelRE.MatchString(s) || bareTotal(s)) && strings.ContainsAny(s, "0123456789")
+}
+
+// creditTitleRE is a credit note's title on a line of its own, or before another column
+// two spaces on: "Avoir AV-2017-0005", "Credit Note No. CN-12", "Gutschrift Nr. 4711".
+var creditTitleRE = lazyre.New(`(?i)^\s*(?:avoir|credit\s+note|gutschrift|nota\s+de\s+cr[ée]dito|nota\s+di\s+credito|note\s+de\s+cr[ée]dit|creditnota|faktura\s+koryguj[ąa]ca)(?:\s+(?:n[°º]|no\b\.?|nr\.?|#|number|nummer))?\s*[:#]?\s*(?:[A-Z0-9][A-Za-z0-9/._-]*\d[A-Za-z0-9/._-]*)?(?:\s{2,}.*)?$`)
+
+// creditNote makes a document titled as a credit note one (381) with positive amounts, as
+// EN 16931 means a credit note: pages print its figures negative ("Total TTC -233,47 €"),
+// which read as an invoice of negative amounts. A "Gutschrift" with positive figures stays
+// an invoice: German calls a self-billed invoice so as well (§ 14 (2) UStG), and which one
+// it is the page does not say.
+func creditNote(inv *einvoice.Invoice, lines []string) {
+	title := ""
+	for _, l := range lines {
+		if m := creditTitleRE.FindString(l); m != "" {
+			title = strings.ToLower(m)
+			break
+		}
+	}
+	t := &inv.Totals
+	negative := t.GrossTotal.Valid() && t.GrossTotal.Value().Sign() < 0 || t.NetTotal.Valid() && t.NetTotal.Value().Sign() < 0
+	if title == "" || !negative && strings.Contains(title, "gutschrift") {
+		return
+	}
+	inv.TypeCode = "381"
+	if !negative {
+		return
+	}
+	flip := func(d *einvoice.Decimal) {
+		if d.Valid() {
+			*d = money(d.Value().Neg())
+		}
+	}
+	for _, d := range []*einvoice.Decimal{&t.LineTotal, &t.NetTotal, &t.VATTotal, &t.GrossTotal, &t.AmountDue, &t.PaidAmount, &t.RoundingAmount} {
+		flip(d)
+	}
+	for i := range inv.VATBreakdown {
+		flip(&inv.VATBreakdown[i].TaxableAmount)
+		flip(&inv.VATBreakdown[i].TaxAmount)
+	}
+	for i := range inv.Lines {
+		l := &inv.Lines[i]
+		flip(&l.NetAmount)
+		if l.Quantity.Valid() && l.Quantity.Value().Sign() < 0 {
+			flip(&l.Quantity)
+		} else if l.Price.Net.Valid() && l.Price.Net.Value().Sign() < 0 {
+			flip(&l.Price.Net)
+		}
+	}
 }
 
 // ratePrintedRE is a VAT rate as pages print it: "19 %", "19,00%", "5.5 %".

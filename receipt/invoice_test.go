@@ -283,13 +283,18 @@ func TestSpeckBetweenAddressLines(t *testing.T) {
 
 // TestCreditNoteTotalsText: a credit note whose VAT lost its sign in the text lines (the
 // minus on the line of the label's wrapped currency) gets it from the net and the total,
-// which agree with it as magnitudes.
+// which agree with it as magnitudes. Titled "Gutschrift" with its figures negative, it is a
+// credit note (381) of positive amounts; titled as an invoice, an invoice of negative ones.
 func TestCreditNoteTotalsText(t *testing.T) {
 	text := "Gutschrift Nr. RK-1\nPositionssumme   -7,90\nGesamtbetrag der Abschläge   0,23\nRechnungssumme ohne USt.   -7,67\n" +
 		"                 EUR   -\nSteuerbetrag in\n                      1,12\nBruttosumme   -8,79\nZahlbetrag   -8,79\n"
 	inv := ParseInvoice(text, now)
-	if tt := inv.Totals; tt.NetTotal.String() != "-7.67" || tt.VATTotal.String() != "-1.12" || tt.GrossTotal.String() != "-8.79" || tt.AmountDue.String() != "-8.79" {
-		t.Errorf("totals %+v", tt)
+	if tt := inv.Totals; inv.TypeCode != "381" || tt.NetTotal.String() != "7.67" || tt.VATTotal.String() != "1.12" || tt.GrossTotal.String() != "8.79" || tt.AmountDue.String() != "8.79" {
+		t.Errorf("%s totals %+v", inv.TypeCode, tt)
+	}
+	inv = ParseInvoice(strings.Replace(text, "Gutschrift", "Rechnung", 1), now)
+	if tt := inv.Totals; inv.TypeCode != "380" || tt.NetTotal.String() != "-7.67" || tt.VATTotal.String() != "-1.12" || tt.GrossTotal.String() != "-8.79" || tt.AmountDue.String() != "-8.79" {
+		t.Errorf("%s totals %+v", inv.TypeCode, tt)
 	}
 }
 

@@ -38,7 +38,7 @@ var (
 	// (a breakdown table's headers say "Netto" and "Brutto" too); likewise "Rechnung:"
 	// the number (Austrian templates).
 	netLabelGeoRE   = lazyre.New(`(?i)^(?:` + netLabels + `|netto\s*:)`)
-	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
+	vatLabelGeoRE   = lazyre.New(`(?i)^(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s+)?(?:steuerbetrag|umsatzsteuer(?:betrag)?|mehrwertsteuer|mwst\.?(?:-?betrag)?|ust\.?(?:-?betrag)?|summe\s+(?:ust|mwst|umsatzsteuer)|gesamt\s+(?:ust|mwst)|(?:total\s+)?vat(?:\s+(?:amount|total))?|total\s+tax(?:es)?|tax\s+amount|tax$|total\s+tva|tva|montant\s+(?:total\s+)?tva|taxes)`)
 	grossLabelGeoRE = lazyre.New(`(?i)^(?:brutto\s*:|bruttosumme|bruttobetrag|gesamtbetrag|gesamtsumme|rechnungsbetrag|rechnungssumme|endbetrag|summe\s+brutto|total\s+(?:gross|incl\.?\s*vat|amount)|gross\s+(?:total|amount)|total\s+\S+\s+incl\.?\s*vat|grand\s+total|invoice\s+total|total\s*t\.?[ti]\.?c\.?|montant\s+(?:total\s+)?t\.?t\.?c\.?|(?:total|totale|gesamt|importe\s+total)\s*:?$)`)
 	dueLabelGeoRE   = lazyre.New(`(?i)^(?:` + dueLabels + `)`)
 	lineTotalGeoRE  = lazyre.New(`(?i)^(?:` + lineTotalLabels + `)\b`)

@@ -21,7 +21,7 @@ var (
 	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
 	// amount column of the standard's own viewers.
 	// A column headed "Net" alone (beside "Gross") is the line's net amount.
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|importe|importo|valor|bedrag|belopp|prix\s+ht\b|^(?:net|netto)$)`)
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|importe|importo|valor|bedrag|belopp|prix\s+ht\b|price\s+(?:w/o|excl\.?|excluding|without)\b|^(?:net|netto)$)`)
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|unitario|unitari|unit[áa]rio|eenheid|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung|descripci[óo]n|concepto|descrizione|articolo|descri[çc][ãa]o|omschrijving)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
@@ -32,7 +32,7 @@ var (
 	// the amount column ("REMISE : REMISE COMMERCIALE ... -5,00", "Fracht 10,00"):
 	// group 1 is an allowance's, which lowers the net.
 	adjustmentRE = lazyre.New(`(?i)^(?:(remise|rabais|r[ée]duction|rabatt|nachlass|abschlag|discount|allowance)|charge|frais|zuschlag|aufschlag|fracht|versand(?:kosten)?|porto|surcharge|shipping|freight)\b`)
-	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges|(?:net|gross|line|invoice|grand)\s+(?:total|amount)|value\s+added\s+tax|untaxed\s+amount|base\s+imponible|imponibile|iva\b)`)
+	tableEndRE   = lazyre.New(`(?i)^(?:summe|gesamt|zwischensumme|nettobetrag|rechnungssumme|positionssumme|total|subtotal|sous-total|umsatzsteuer|steuer|mwst|ust\b|vat\b|tva\b|tax\b|taxe|zahlungsbedingungen|zahlungsart|bankverbindung|payment\s+terms|conditions\s+de\s+paiement|zu-\s+und\s+abschläge|allowances\s+and\s+charges|(?:net|gross|line|invoice|grand)\s+(?:total|amount)|value\s+added\s+tax|untaxed\s+amount|base\s+imponible|imponibile|iva\b)`)
 )
 
 // maxTableRows bounds the rows one table gives.

@@ -35,13 +35,14 @@ var (
 	// A whole address on one line, its parts parted by bullets, dashes or commas: the
 	// sender's line over the recipient's window ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen")
 	// or a letterhead ("Au bon moulin SARL - 1242 chemin de l'olive - 84340 Malaucène - France").
-	addrSepRE    = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
-	ocrBulletRE  = lazyre.New(`\s+[eo°*»«+]\s+`)
-	inlinePostRE = lazyre.New(`\b\d{4,5}\s+\pL`)
+	addrSepRE      = lazyre.New(`\s*(?:[●•·|–—]|\s-\s|,)\s*`)
+	ocrBulletRE    = lazyre.New(`\s+[eo°*»«+]\s+`)
+	inlinePostRE   = lazyre.New(`\b\d{4,5}\s+\pL`)
+	sixDigitPostRE = lazyre.New(`^\s*\d{6}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
 	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
-	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|lieu\s+(?:de\s+)?livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
+	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|leistungs(?:adresse|anschrift|ort|empf(?:ä|a|ae)nger)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|lieu\s+(?:de\s+)?livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
@@ -507,6 +508,9 @@ func oneLineAddress(s string) bool {
 	parts := addressParts(s, -1)
 	if len(parts) < 3 || !hasLetters(parts[0], 3) || strings.ContainsAny(parts[0], "0123456789") {
 		return false
+	}
+	if slices.ContainsFunc(parts[1:], streetRE.MatchString) && sixDigitPostRE.MatchString(parts[len(parts)-1]) {
+		return true // "Muster GmbH · Musterstraße 17 · 654321 Musterort": a street, and a six-digit code (India's, Russia's, a sample's made-up one)
 	}
 	return inlinePostRE.MatchString(s) || slices.ContainsFunc(parts[1:], func(p string) bool {
 		_, _, _, ok := foreignPost(strings.TrimSpace(p))

@@ -108,12 +108,17 @@ func tableRow(l string, decimalComma bool) (Item, bool) {
 				if q.v.Mul(p.v).Sub(a.v).Abs().GreaterThan(cent) {
 					continue
 				}
-				if q.v.Equal(a.v) || p.v.Equal(a.v) && !q.v.Equal(decimal.NewFromInt(1)) {
+				// Either figure may be the quantity; one equal to the amount is the price of
+				// one, unless the other is 1.
+				valid := func(q, p num) bool {
+					return !q.v.Equal(a.v) && (!p.v.Equal(a.v) || q.v.Equal(decimal.NewFromInt(1)))
+				}
+				if !valid(q, p) {
 					continue
 				}
 				desc := description(l[:min(q.start, p.start)])
-				if q.places > p.places || q.places == p.places && q.start > p.start {
-					continue // the quantity is the figure with fewer decimals, else the first
+				if (q.places > p.places || q.places == p.places && q.start > p.start) && valid(p, q) {
+					continue // the quantity is the figure with fewer decimals, else the first ("1,000" × 142,50: Odoo's three decimals)
 				}
 				if desc == "" && q.start < p.start && i+1 < len(ns) {
 					// The quantity first, the name after it, up to the next figure.

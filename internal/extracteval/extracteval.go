@@ -100,11 +100,17 @@ func Strip(ctx context.Context, data []byte) ([]byte, error) {
 	return plain, nil
 }
 
-// Value is a field of inv as text, "" when the invoice has none.
+// Value is a field of inv as text, "" when the invoice has none. Amounts are given as an
+// invoice (380) carries them: a credit note's (381) positive amounts are an invoice's
+// negative ones (EN 16931 allows both for one refund), so a credit note read as either
+// counts as the same document.
 func Value(inv *einvoice.Invoice, f string) string {
 	dec := func(d einvoice.Decimal) string {
 		if !d.Valid() {
 			return ""
+		}
+		if inv.TypeCode == "381" {
+			return d.Value().Neg().StringFixed(2)
 		}
 		return d.Value().StringFixed(2)
 	}
@@ -139,7 +145,7 @@ func Value(inv *einvoice.Invoice, f string) string {
 	case "vatBreakdown":
 		var parts []string
 		for _, b := range inv.VATBreakdown {
-			parts = append(parts, dec(b.Rate)+"%:"+dec(b.TaxableAmount)+"/"+dec(b.TaxAmount))
+			parts = append(parts, b.Rate.Value().StringFixed(2)+"%:"+dec(b.TaxableAmount)+"/"+dec(b.TaxAmount))
 		}
 		sort.Strings(parts)
 		return strings.Join(parts, " ")

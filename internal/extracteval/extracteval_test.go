@@ -1,6 +1,10 @@
 package extracteval
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/papierkram/papierkram/einvoice"
+)
 
 // TestPrinted: the page text of a PDFlib sample ("Kraxi") and a French one, with the
 // values their XML carries and values it does not print.
@@ -46,5 +50,27 @@ USt-IdNr DE 123 456 789 — issued May 8, 2019`
 		if got := Printed(c.field, c.want, page); got != c.printed {
 			t.Errorf("Printed(%s, %s) = %v, want %v", c.field, c.want, got, c.printed)
 		}
+	}
+}
+
+// TestCreditNoteSign: a credit note (381) of positive amounts and an invoice (380) of the
+// same amounts negative are one document; the rates keep their sign.
+func TestCreditNoteSign(t *testing.T) {
+	br := func(net, vat string) []einvoice.VATBreakdown {
+		return []einvoice.VATBreakdown{{Rate: einvoice.MustDecimal("20"), TaxableAmount: einvoice.MustDecimal(net), TaxAmount: einvoice.MustDecimal(vat)}}
+	}
+	credit := &einvoice.Invoice{TypeCode: "381", Totals: einvoice.Totals{GrossTotal: einvoice.MustDecimal("120.00")}, VATBreakdown: br("100", "20")}
+	negative := &einvoice.Invoice{TypeCode: "380", Totals: einvoice.Totals{GrossTotal: einvoice.MustDecimal("-120")}, VATBreakdown: br("-100", "-20")}
+	positive := &einvoice.Invoice{TypeCode: "380", Totals: einvoice.Totals{GrossTotal: einvoice.MustDecimal("120")}, VATBreakdown: br("100", "20")}
+	for _, f := range []string{"gross", "vatBreakdown"} {
+		if a, b := Value(credit, f), Value(negative, f); a != b {
+			t.Errorf("%s: credit note %q, negative invoice %q", f, a, b)
+		}
+		if a, b := Value(credit, f), Value(positive, f); a == b {
+			t.Errorf("%s: credit note and invoice both %q", f, a)
+		}
+	}
+	if got, want := Value(credit, "vatBreakdown"), "20.00%:-100.00/-20.00"; got != want {
+		t.Errorf("breakdown %q, want %q", got, want)
 	}
 }
