@@ -40,10 +40,24 @@ func TestCreditNoteTitle(t *testing.T) {
 		t.Errorf("credit note %s %+v %+v %+v", inv.TypeCode, inv.Totals, inv.VATBreakdown, inv.Lines)
 	}
 
+	// As OCR read the scan: the total's minus as a quote mark, the text lines' gross
+	// positive; the net and VAT cells make it, as magnitudes.
+	scan := avoirPage()
+	scan.Blocks[len(scan.Blocks)-1].Lines[0].Words[0].Text = "\"233,47"
+	inv = &einvoice.Invoice{}
+	inv.Totals.GrossTotal = einvoice.MustDecimal("233.47")
+	inv.Totals.AmountDue = einvoice.MustDecimal("233.47")
+	layoutTotals(inv, newLayout([]poppler.LayoutPage{scan}))
+	if tt := inv.Totals; tt.NetTotal.String() != "-218.48" || tt.VATTotal.String() != "-14.99" || tt.GrossTotal.String() != "-233.47" || tt.AmountDue.String() != "-233.47" {
+		t.Errorf("scan's totals %+v", tt)
+	}
+
 	cases := []struct {
 		title, gross, typ, want string
 	}{
 		{"Credit Note No. CN-12", "100.00", "381", "100.00"},
+		{"InfoTech Solutions SARL                 AVOIR", "10200.00", "381", "10200.00"},
+		{"Date   Facture   Avoir   Montant", "100.00", "380", "100.00"},
 		{"Gutschrift Nr. 4711", "100.00", "380", "100.00"},
 		{"Gutschrift Nr. 4711", "-100.00", "381", "100.00"},
 		{"Rechnung Nr. 4711", "-100.00", "380", "-100.00"},

@@ -446,6 +446,9 @@ func totalLine(s string) bool {
 // two spaces on: "Avoir AV-2017-0005", "Credit Note No. CN-12", "Gutschrift Nr. 4711".
 var creditTitleRE = lazyre.New(`(?i)^\s*(?:avoir|credit\s+note|gutschrift|nota\s+de\s+cr[ée]dito|nota\s+di\s+credito|note\s+de\s+cr[ée]dit|creditnota|faktura\s+koryguj[ąa]ca)(?:\s+(?:n[°º]|no\b\.?|nr\.?|#|number|nummer))?\s*[:#]?\s*(?:[A-Z0-9][A-Za-z0-9/._-]*\d[A-Za-z0-9/._-]*)?(?:\s{2,}.*)?$`)
 
+// maxTitleLines bounds the lines a credit note's title is looked for in.
+const maxTitleLines = 40
+
 // creditNote makes a document titled as a credit note one (381) with positive amounts, as
 // EN 16931 means a credit note: pages print its figures negative ("Total TTC -233,47 €"),
 // which read as an invoice of negative amounts. A "Gutschrift" with positive figures stays
@@ -453,10 +456,21 @@ var creditTitleRE = lazyre.New(`(?i)^\s*(?:avoir|credit\s+note|gutschrift|nota\s
 // it is the page does not say.
 func creditNote(inv *einvoice.Invoice, lines []string) {
 	title := ""
-	for _, l := range lines {
-		if m := creditTitleRE.FindString(l); m != "" {
-			title = strings.ToLower(m)
+	// The title on a line of its own or in one of its two cells ("InfoTech Solutions SARL
+	// AVOIR": the sender left, the title right), among the page's first lines.
+	for i, l := range lines {
+		if i >= maxTitleLines || title != "" {
 			break
+		}
+		cells := cellSepRE.Split(strings.TrimSpace(l), -1)
+		if len(cells) > 2 {
+			continue // a table's header ("Date   Facture   Avoir   Montant")
+		}
+		for _, cell := range cells {
+			if m := creditTitleRE.FindString(cell); m != "" {
+				title = strings.ToLower(m)
+				break
+			}
 		}
 	}
 	t := &inv.Totals

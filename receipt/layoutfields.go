@@ -401,10 +401,17 @@ func layoutTotals(inv *einvoice.Invoice, l *layout) {
 		}
 	}
 	if !agree(net, vat, gross) {
-		// A credit note's figures agree as magnitudes (totalsFound.creditNote).
+		// A credit note's figures agree as magnitudes (totalsFound.creditNote), the text
+		// lines' gross standing for a cell OCR misread (its minus read as a quote mark).
+		withText := found
+		if t.GrossTotal.Valid() {
+			withText.gross = append(slices.Clone(found.gross), t.GrossTotal.Value())
+		}
 		var ok bool
 		if net, vat, gross, ok = found.creditNote(); !ok {
-			return
+			if net, vat, gross, ok = withText.creditNote(); !ok {
+				return
+			}
 		}
 		if t.AmountDue.Valid() && t.AmountDue.Value().Equal(gross.Abs()) {
 			t.AmountDue = money(*gross)
