@@ -147,3 +147,34 @@ func TestTotalLineNamesNoParty(t *testing.T) {
 		t.Error("totalLine")
 	}
 }
+
+// TestImpliedRates: a breakdown whose rate column OCR lost is read from the rows whose VAT
+// is their base at a rate to the cent, when together they make the net and VAT totals; a
+// single row that fits alone, or rows that do not add up, give none.
+func TestImpliedRates(t *testing.T) {
+	lines := []string{
+		"Umsatzsteueraufschlüsselung:",
+		" Art (Kategorie) Warenwert Zu-/Abschlag Steuerbasisbetrag      USt. %       USt.-Betrag",
+		" VAT (S)                                             275,00                         19,25",
+		" VAT (S)                                             198,00                         37,62",
+		"Positionssumme                        473,00",
+	}
+	inv := &einvoice.Invoice{}
+	inv.Totals.NetTotal, inv.Totals.VATTotal = einvoice.MustDecimal("473.00"), einvoice.MustDecimal("56.87")
+	impliedRates(inv, lines)
+	if b := inv.VATBreakdown; len(b) != 2 || b[0].Rate.String() != "7" || b[1].Rate.String() != "19" || b[1].TaxAmount.String() != "37.62" {
+		t.Errorf("breakdown %+v", b)
+	}
+	inv = &einvoice.Invoice{}
+	inv.Totals.NetTotal, inv.Totals.VATTotal = einvoice.MustDecimal("473.00"), einvoice.MustDecimal("60.00")
+	impliedRates(inv, lines)
+	if len(inv.VATBreakdown) != 0 {
+		t.Errorf("rows that do not make the VAT total: %+v", inv.VATBreakdown)
+	}
+	inv = &einvoice.Invoice{}
+	inv.Totals.NetTotal, inv.Totals.VATTotal = einvoice.MustDecimal("275.00"), einvoice.MustDecimal("19.25")
+	impliedRates(inv, lines[:3])
+	if len(inv.VATBreakdown) != 0 {
+		t.Errorf("one row alone: %+v", inv.VATBreakdown)
+	}
+}

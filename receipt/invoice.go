@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -397,6 +398,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		t.NetTotal = t.LineTotal
 	}
 	singleRate(inv, text)
+	impliedRates(inv, p.lines)
 	noVAT(inv, text)
 	// Lines only when they are the net lines the net total sums up: a figure of another
 	// kind would make a wrong invoice, a missing one only an incomplete one. The line table
@@ -555,6 +557,70 @@ func singleRate(inv *einvoice.Invoice, text string) {
 	inv.VATBreakdown = nil
 	if len(fit) == 1 {
 		inv.VATBreakdown = []einvoice.VATBreakdown{{TaxableAmount: t.NetTotal, TaxAmount: t.VATTotal, Rate: einvoice.NewDecimal(fit[0]), Category: "S"}}
+	}
+}
+
+// anyRates are the rates other than 0 of every country in vatRates, in increasing order:
+// those a breakdown row's figures are tried at.
+var anyRates = sync.OnceValue(func() []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, rs := range vatRates {
+		for _, r := range rs {
+			if d := decimal.RequireFromString(r); d.Sign() > 0 && !slices.ContainsFunc(out, d.Equal) {
+				out = append(out, d)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b decimal.Decimal) int { return a.Cmp(b) })
+	return out
+})
+
+// maxImpliedRows bounds the breakdown rows tried (impliedRates).
+const maxImpliedRows = 12
+
+// impliedRates reads a breakdown whose rate column OCR lost ("VAT (S)   275,00   19,25"):
+// rows ending in a base and its VAT whose quotient is a VAT rate to the cent, consecutive
+// candidates that add up to the net and VAT totals. Only when no breakdown was found: the
+// two sums decide, not the rows alone.
+func impliedRates(inv *einvoice.Invoice, lines []string) {
+	t := inv.Totals
+	if len(inv.VATBreakdown) > 0 || !t.NetTotal.Valid() || !t.VATTotal.Valid() || t.VATTotal.Value().Sign() <= 0 {
+		return
+	}
+	cent := decimal.New(1, -2)
+	hundred := decimal.NewFromInt(100)
+	var rows []einvoice.VATBreakdown
+	for _, l := range lines {
+		as := amounts(l)
+		if len(as) < 2 {
+			rows = append(rows, einvoice.VATBreakdown{}) // a gap: the run ends
+			continue
+		}
+		base, vat := as[len(as)-2].v, as[len(as)-1].v
+		var rate *decimal.Decimal
+		if base.Sign() > 0 && vat.Sign() > 0 && vat.LessThan(base) {
+			for _, d := range anyRates() {
+				if base.Mul(d).Div(hundred).Round(2).Sub(vat).Abs().LessThanOrEqual(cent) {
+					rate = &d
+					break
+				}
+			}
+		}
+		if rate == nil {
+			rows = append(rows, einvoice.VATBreakdown{})
+			continue
+		}
+		rows = append(rows, einvoice.VATBreakdown{TaxableAmount: money(base), TaxAmount: money(vat), Rate: einvoice.NewDecimal(*rate), Category: "S"})
+	}
+	for i := range rows {
+		base, vat := decimal.Zero, decimal.Zero
+		for j := i; j < len(rows) && j < i+maxImpliedRows && rows[j].Rate.Valid(); j++ {
+			base, vat = base.Add(rows[j].TaxableAmount.Value()), vat.Add(rows[j].TaxAmount.Value())
+			if j > i && base.Sub(t.NetTotal.Value()).Abs().LessThanOrEqual(cent) && vat.Sub(t.VATTotal.Value()).Abs().LessThanOrEqual(cent) {
+				inv.VATBreakdown = slices.Clone(rows[i : j+1])
+				return
+			}
+		}
 	}
 }
 
