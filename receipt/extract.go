@@ -524,9 +524,8 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		// read as one block of rows, two address blocks side by side whose lines stand at
 		// other heights came out as noise ("Ma jolie boutique" as "Nr vie Boulaue"); in
 		// blocks, a totals box lost its figures' first digits. The reading that is sure of
-		// more text is kept (blocksBetter), its words set out in rows (rowsText).
+		// more text is kept (blocksBetter), its words set out in rows (rowsText, below).
 		if pb, err := e.OCR.Read(ctx, binPNG, tesseract.Options{PSM: 3}); err == nil && blocksBetter(pb, p) {
-			pb.Text = rowsText(pb.Boxes)
 			p, opts = pb, tesseract.Options{PSM: 3}
 		} else if ctx.Err() != nil {
 			return "", nil, q, 0, nil, ctx.Err()
@@ -549,8 +548,8 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 			return "", nil, q, 0, nil, ctx.Err()
 		}
 	}
-	if as == asPage && opts.PSM == 3 {
-		p.Text = rowsText(p.Boxes)
+	if opts.PSM == 3 {
+		p.Text = rowsText(p.Boxes) // Tesseract's text goes block by block; the rules read rows
 	}
 	if words != nil {
 		if dpi <= 0 {
