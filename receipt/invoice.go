@@ -434,9 +434,38 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 			inv.Totals.LineTotal = einvoice.Decimal{}
 		}
 	}
+	if best == nil && !inv.Totals.LineTotal.Valid() && !inv.Totals.NetTotal.Valid() && !inv.Totals.VATTotal.Valid() {
+		best = untaxedLines(inv, text, readings[:len(readings)-1], columns, len(columns) > 0 && len(columns) == len(rows))
+	}
 	setLines(inv, best)
 	creditNote(inv, p.lines)
 	return inv
+}
+
+// untaxedLines are the lines of an invoice that prints neither a net nor a VAT total, from
+// the line table's readings (not the receipt's item lines): when it prints no rate either,
+// the rows that add up to its gross (a Kenyan Odoo invoice without tax: "Total 4,500.00
+// KSh" under its one row), that gross then being the line total; when it prints no total
+// at all (a viewer's page of the positions alone), the table read by its columns when its
+// every row's quantity × price is its amount (allFit), the line total their sum.
+func untaxedLines(inv *einvoice.Invoice, text string, readings [][]Item, columns []Item, allFit bool) []Item {
+	t := &inv.Totals
+	switch {
+	case t.GrossTotal.Valid() && t.GrossTotal.Value().Sign() > 0 && !rateRE.MatchString(text):
+		t.LineTotal = t.GrossTotal
+		if best := bestLines(inv, readings); best != nil {
+			return best
+		}
+		t.LineTotal = einvoice.Decimal{}
+	case !t.GrossTotal.Valid() && !t.AmountDue.Valid() && allFit:
+		sum := decimal.Zero
+		for _, it := range columns {
+			sum = sum.Add(it.Total.Value())
+		}
+		t.LineTotal = money(sum)
+		return columns
+	}
+	return nil
 }
 
 // totalLine: s is a total's label with its figure ("Untaxed Amount   1,000.00").

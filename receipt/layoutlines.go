@@ -258,8 +258,26 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 			// A name may reach into the price column's slack ("Privathaftpflicht" ending a
 			// few points right of where "Nettopreis" starts): it is the description's when
 			// more of it stands under that header than under a figure's.
-			if name == "" && desc.holds(s) && hasLetters(s.text, 3) && desc.over(s) > max(price.over(s), amount.over(s)) {
+			// A label ending in its colon ("Unsere Art.-Nr.:", "GTIN:") heads a code under
+			// it, not the name.
+			if name == "" && desc.holds(s) && hasLetters(s.text, 3) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s)) {
 				name = description(s.text)
+			}
+		}
+		if name == "" && desc.ok {
+			// A name under its codes' lines ("GTIN:", the number, "Unsere Art.-Nr.:", the
+			// article number, then "Trennblätter A4"): the description column further down,
+			// to the next row.
+			further := min(end, row.Y1+7*row.h())
+			if k+1 < len(anchors) {
+				further = min(further, segs[anchors[k+1]].Y0-0.3*row.h())
+			}
+			for _, s := range segs {
+				if s.Y0 >= to && s.Y0 < further && desc.holds(s) && hasLetters(s.text, 4) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s)) {
+					if name = description(s.text); name != "" {
+						break
+					}
+				}
 			}
 		}
 		if name == "" {
