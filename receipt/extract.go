@@ -169,9 +169,9 @@ func confirms(vat []VATLine, v decimal.Decimal) bool {
 
 // unsettled: Tesseract's text left something open that a second reading may settle: no
 // total, no date or one its figures rule out (datePlausible), or a VAT table the text shows
-// (a rate, a table header) whose lines do not add up to the total. A receipt that prints no
-// VAT table (a DIY store's, a furniture store's) is not read twice for it: the second
-// reading would cost its time and find none.
+// (a rate, a table header, a Polish tax summary's line) whose lines do not add up to the
+// total. A receipt that prints no VAT table (a DIY store's, a furniture store's) is not
+// read twice for it: the second reading would cost its time and find none.
 func unsettled(r *Result, p *parser, now time.Time) bool {
 	if !r.Data.Gross.Valid() || !datePlausible(r.Data.Date, r.VAT, r.Country, now) {
 		return true
@@ -180,7 +180,7 @@ func unsettled(r *Result, p *parser, now time.Time) bool {
 		return false
 	}
 	for _, l := range p.lower {
-		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) || taxSummaryRE.MatchString(l) || taxIncludedRE.MatchString(l) && !tableSumRE.MatchString(l) {
+		if rateRE.MatchString(l) || vatHeaderTaxRE.MatchString(l) && vatHeaderColsRE.MatchString(l) || taxSummaryRE.MatchString(l) || taxIncludedRE.MatchString(l) && !tableSumRE.MatchString(l) || ptuSummaryRE.MatchString(l) {
 			return true
 		}
 	}

@@ -1524,8 +1524,8 @@ var (
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
-	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?o\.\s?o|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
-	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b|paragon|fiskalny|goods\s+sold|\S{2,4}\s+invoice\b)`)
+	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)[.,]|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)`)
+	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b|paragon|p[a-z]r[a-z]g[o0]n\b|fiskalny|goods\s+sold|\S{2,4}\s+invoice\b)`)
 )
 
 // buyerVATLabelRE: a label that names the buyer's VAT id, not the issuer's ("Customer VAT
@@ -1592,8 +1592,14 @@ var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?
 // into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU"; it puts a photo's edge before
 // the line ("J SPRZEDAZ") and marks between the rate and the tax ("PTU C 5,00 x . 0,99").
 var (
-	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,2}\s+)?s\S{1,7}\s*opod\S*?\s*(?:p[tij]u\s*)?([a-g])\s+-?\d`)
-	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,2}\s+)?(?:k[wuv]ota|p[tij]u)\s*([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*%?\D{0,5}?\s-?\d`)
+	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*?\s*(?:p[tij]u\s*)?([a-g]):?\s+-?\d`)
+	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|p[tij]?u\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
+	// ptuSummaryRE is a line of that summary however OCR misread it ("Sprzed. opod. PUA,
+	// © 0715,56", "Kuota A 23,008"): a receipt that prints one has a VAT table to read.
+	ptuSummaryRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:s\S{1,7}\s*opod|k[wuv]ota\s+(?:p[tij]u\s+)?[a-g]\b|(?:suma\s+)?p[tij]u\s+[a-g]?\s*\d)`)
+	// ptuGluedRE is the summary's last figure with the letter that follows it read as a
+	// digit ("2,24B" as "2,248", "12,00 A" as "12.004").
+	ptuGluedRE = lazyre.New(`(\d{1,6}[.,]\d{2})\d\W{0,3}$`)
 )
 
 // ptuBreakdown is a Polish receipt's VAT breakdown by its rates' letters: a letter's sales
@@ -1616,6 +1622,9 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		return byLetter[c]
 	}
 	for _, l := range p.lines {
+		if m := ptuGluedRE.FindStringSubmatchIndex(l); m != nil && (ptuSaleRE.MatchString(l) || ptuTaxRE.MatchString(l)) {
+			l = l[:m[3]]
+		}
 		as := amounts(l)
 		if len(as) == 0 {
 			continue

@@ -344,6 +344,9 @@ func TestPolishTaxSummary(t *testing.T) {
 		"CARREFOUR POLSKA\nPARAGON FISKALNY\nSprzed.opod.PTU A 99,55\nKwota A 23,00% 18,62\nSprzed.opod.PTU C 154,77\nKwota C 05,00% 7,37\nPodatek PTU 25,99\nSUMA PLN 254,32\n19.11.2025",
 		"CARREFOUR POLSKA\nSpr2ed.opod.PTUA 99.55\nKuota A23.00 18.62\nSprzed.opod.PTUC 154.77\nKuota C 05.00 7.37\nPodatek PTU 25.99\nSUMA PLN 254,32\n19.11.2025",
 		"BIEDRONKA\nSPRZEDAŻ OPODATKOWANA A 99,55\nPTU A 23,00 % 18,62\nSPRZEDAŻ OPODATKOWANA C 154,77\nPTU C 5,00 % 7,37\nSUMA PTU 25,99\nSUMA PLN 254,32\n19.11.2025",
+		// The letter after a figure read as a digit ("18,62A" as "18,624"), "%" as "7",
+		// "PTU C" as "PUC", a colon after the letter, "Kwota PTU A".
+		"BIEDRONKA\nSPRZEDAZ OPODATKOWANA A: 99,554\nKwota PTU A 23,00 7 18,628\nSPRZEDAZ OPODATKONANA C 154,770\nPUC 5,00 % 7,37\nSUMA PLN 254,32\n19.11.2025",
 	} {
 		r := Parse(text, now)
 		var got []string
@@ -354,6 +357,19 @@ func TestPolishTaxSummary(t *testing.T) {
 		if !slices.Equal(got, want) || r.Data.Gross.String() != "254.32" {
 			t.Errorf("%q:\nVAT %q, want %q; total %s", text, got, want, r.Data.Gross)
 		}
+	}
+}
+
+// TestPolishSummaryWithoutItsTotal: a Polish tax summary behind a photo's edge noise
+// ("SSH SPRZEDAZ OPODATK. A"), whose "SUMA PLN" line OCR lost, makes the total from its
+// letter's sales when the tax fits them; the company's legal form as OCR reads it
+// ("Sp. z 0,0.") names the issuer over the street's line under it.
+func TestPolishSummaryWithoutItsTotal(t *testing.T) {
+	text := "Euro-Net Sp. z 0,0.\nul, Muszkieteröu 15\n02-273 Warszaua\nNIP 527-00-05-984 g\n2019-05-04 216226 x\nPARAGON FISKALNY 2\n" +
+		"SMARTFON P Smart 2049 Blue HURHEI #23 rn\n1 x849,00 849,00A 8\nSSH SPRZEDAZ OPODATK. A 849,00\nSEN PTU A 23,00 % 158,76\n= SUMA PTU 158,76\ngen Cit Di ki on AA =—_"
+	r := Parse(text, now)
+	if r.Data.Gross.String() != "849.00" || len(r.VAT) != 1 || r.VAT[0].VAT.String() != "158.76" || r.Data.Issuer != "Euro-Net Sp. z 0,0." {
+		t.Errorf("total %s, VAT %+v, issuer %q", r.Data.Gross, r.VAT, r.Data.Issuer)
 	}
 }
 

@@ -137,6 +137,9 @@ func TestTaxTableWithoutRateIsUnsettled(t *testing.T) {
 		// The VAT the total includes, its rate misread ("2.50%" as "2.508").
 		"Apotheke Gränichen AG\nTotal CHF 61.40\nMastercard CHF 61.40\n2 inkl, 2.508 Must\nN von 61.40 = 1.50\n17.09.2021": true,
 		"Apotheke Gränichen AG\nTotal CHF 61.40\nMastercard CHF 61.40\n17.09.2021":                                         false,
+		// A Polish tax summary OCR left without a rate ("23%" as "232", "PTU A" as "PUA").
+		"ORLEN S.A.\nPARAGON FISKALNY\nSprzedaz opodatkowana A: 138.32}\nKwota PTU A 232 20.86 I\nSUMA: PLN 138.32\n29-05-2020": true,
+		"CARREFOUR\nPARAGON FISKALNY\nSprzed. opod. PUA, © 0715,56\nSUMA PLN 4 19,94 |\n2020-05-28":                             true,
 	} {
 		r, p := parse(text, now, asReceipt, nil)
 		if got := unsettled(r, p, now); got != want {
