@@ -313,7 +313,8 @@ const minMisreadLegal = 4
 // misreadBrand is the brand the text names earliest with one letter misread ("Merktkauf"
 // over a receipt's logo that OCR cannot read), for brands named by one word of at least
 // minMisreadBrand letters, or minMisreadLegal letters when the word starts a line with a
-// legal form; OCR swaps letters of a word, it seldom adds or drops them.
+// legal form; OCR swaps letters of a word, it seldom adds or drops them (but it may part a
+// letter into two: oneSplit).
 func misreadBrand(lower string) (*brand, int) {
 	start, lineStart := -1, 0
 	for i, r := range lower + " " {
@@ -330,7 +331,7 @@ func misreadBrand(lower string) (*brand, int) {
 				shortest = minMisreadLegal
 			}
 			for j := range brands {
-				if p := brands[j].pattern; len(p) >= shortest && len(p) == len(word) && plainWord(p) && oneApart(p, word) {
+				if p := brands[j].pattern; len(p) >= shortest && plainWord(p) && (len(p) == len(word) && oneApart(p, word) || shortest == minMisreadBrand && oneSplit(p, word)) {
 					return &brands[j], start
 				}
 			}
@@ -356,6 +357,23 @@ func plainWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// oneSplit: word is brand with one letter read as two ("BAUHIAUS": the H's strokes parted
+// into "HI", as OCR parts an m into "rn"): one letter more, a stroke.
+func oneSplit(brand, word string) bool {
+	if len(word) != len(brand)+1 {
+		return false
+	}
+	for i := range len(word) {
+		if word[:i]+word[i+1:] != brand {
+			continue
+		}
+		if strings.IndexByte("iljrn", word[i]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // oneApart: a and b, of one length, differ in exactly one byte.
