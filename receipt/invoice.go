@@ -276,6 +276,9 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	seller, buyer := partyBlocks(strings.Split(text, "\n"))
 	seller.apply(&inv.Seller)
 	buyer.apply(&inv.Buyer)
+	if inv.Buyer.Name == "" {
+		inv.Buyer.Name = labelledBuyer(p.lines)
+	}
 	// An IBAN whose check digits fit; else one that OCR misread in a confusable character
 	// (O for 0) and whose check digits fit once corrected; else one labelled IBAN, which the
 	// readings then call uncertain (a digit misread, or a sample's made-up account).
@@ -466,6 +469,21 @@ func untaxedLines(inv *einvoice.Invoice, text string, readings [][]Item, columns
 		return columns
 	}
 	return nil
+}
+
+// buyerInlineRE is the recipient named after a label on its line ("An: Muster Bautraeger
+// AG", "Bill to: Acme Ltd", "Destinataire : Jean Martin"), a name and no number after it.
+var buyerInlineRE = lazyre.New(`(?i)^(?:an|to|bill\s+to|invoice\s+to|sold\s+to|rechnung\s+an|rechnungsempf(?:ä|a|ae)nger|kunde|customer|client|destinataire|factur[ée]\s+[àa])\s*:\s*(\pL[^:]{2,60})$`)
+
+// labelledBuyer is the buyer's name as a label on the first lines gives it, for a page
+// without the recipient's address block; "" when none does.
+func labelledBuyer(lines []string) string {
+	for _, l := range lines[:min(len(lines), maxTitleLines)] {
+		if m := buyerInlineRE.FindStringSubmatch(strings.TrimSpace(cellSepRE.Split(l, 2)[0])); m != nil && hasLetters(m[1], 3) && !strings.ContainsAny(m[1], "0123456789@") {
+			return strings.TrimSpace(m[1])
+		}
+	}
+	return ""
 }
 
 // totalLine: s is a total's label with its figure ("Untaxed Amount   1,000.00").

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/papierkram/papierkram/engine/poppler"
 	"github.com/papierkram/papierkram/internal/testpdf"
 )
 
@@ -344,5 +345,38 @@ func TestWebAddressIsNoParty(t *testing.T) {
 	inv := parseInvoice("Bei Spiel GmbH\nEcke 12\n12345 Stadthausen\nhttp://localhost/\n88802 Spielkreis\nRechnung Nr. 4711\nGesamtbetrag 119,00\n", now, nil)
 	if inv.Buyer.Name != "" || inv.Buyer.Address.City != "Spielkreis" {
 		t.Errorf("buyer %q in %q", inv.Buyer.Name, inv.Buyer.Address.City)
+	}
+}
+
+// TestLabelledBuyer: a page without the recipient's address block names the buyer after a
+// label on its line ("An: Muster Bautraeger AG"); a customer number after such a label
+// names none.
+func TestLabelledBuyer(t *testing.T) {
+	const text = "RECHNUNG 2024-0817\nEgger Bau GmbH\nAn: Muster Bautraeger AG\n\nRechnungsdatum: 17.08.2024\n\n" +
+		"Nettobetrag gesamt: 2.385,00 EUR\nSteuerbetrag: 361,00 EUR\nBruttobetrag: 2.746,00 EUR\n"
+	if inv := ParseInvoice(text, now); inv.Buyer.Name != "Muster Bautraeger AG" {
+		t.Errorf("buyer %q", inv.Buyer.Name)
+	}
+	if inv := ParseInvoice(strings.Replace(text, "An: Muster Bautraeger AG", "Kunde: 10042", 1), now); inv.Buyer.Name != "" {
+		t.Errorf("a customer number names buyer %q", inv.Buyer.Name)
+	}
+}
+
+// TestSenderLineOverRecipientsStreet: the text lines took the recipient's street, whose
+// word names no street ("Neben dem Bach 12"), for the seller; the sender's line over the
+// window names it.
+func TestSenderLineOverRecipientsStreet(t *testing.T) {
+	const text = "             Alpha cars - Haupstrasse 35 - 12345 Himmelstadt - Germany\n\n\n" +
+		"Visa plus\nNeben dem Bach 12\n54321 Irgendwo\nGermany\n\nRechnung AC-2023-1234\n" +
+		"                                                        Total                   Netto         165,00 €\n"
+	l := newLayout([]poppler.LayoutPage{page(
+		testpdf.At{X: 99, Y: 29, Text: "Alpha cars - Haupstrasse 35 - 12345 Himmelstadt - Germany"},
+		testpdf.At{X: 34, Y: 113, Text: "Visa plus"}, testpdf.At{X: 34, Y: 131, Text: "Neben dem Bach 12"},
+		testpdf.At{X: 34, Y: 149, Text: "54321 Irgendwo"}, testpdf.At{X: 34, Y: 168, Text: "Germany"},
+		testpdf.At{X: 28, Y: 241, Text: "Rechnung AC-2023-1234"},
+	)})
+	inv := parseInvoice(text, now, l)
+	if inv.Seller.Name != "Alpha cars" || inv.Buyer.Name != "Visa plus" {
+		t.Errorf("seller %q, buyer %q", inv.Seller.Name, inv.Buyer.Name)
 	}
 }

@@ -215,6 +215,7 @@ func (l *layout) mendSplitWords(text string) string {
 	var pairs []string
 	seen := map[string]bool{}
 	for _, segs := range l.pages {
+		limit := splitLimit(segs)
 		for i := range segs {
 			s := &segs[i]
 			if len(s.words) < 2 {
@@ -227,7 +228,7 @@ func (l *layout) mendSplitWords(text string) string {
 				h := min(prev.Y1-prev.Y0, w.Y1-w.Y0)
 				last, _ := utf8.DecodeLastRuneInString(prev.Text)
 				first, _ := utf8.DecodeRuneInString(w.Text)
-				if gap := w.X0 - prev.X1; gap >= 0 && gap < splitGap*h && unicode.IsLetter(last) && unicode.IsLetter(first) {
+				if gap := w.X0 - prev.X1; gap >= 0 && gap < limit*h && unicode.IsLetter(last) && unicode.IsLetter(first) {
 					if split := prev.Text + " " + w.Text; !seen[split] && len(pairs) < 2*maxMends {
 						seen[split] = true
 						pairs = append(pairs, split, prev.Text+w.Text)
@@ -245,6 +246,33 @@ func (l *layout) mendSplitWords(text string) string {
 	}
 	return strings.NewReplacer(pairs...).Replace(text)
 }
+
+// splitLimit is the gap, in word heights, under which two words of a page's segments are
+// one word split: splitGap, unless the page's spaces are themselves that narrow against its
+// words' boxes (a font whose boxes are twice its size: "Dr. Martin Dupont" read as "Dr.
+// MartinDupont"), then half its median space.
+func splitLimit(segs []segment) float64 {
+	var gaps []float64
+	for _, s := range segs {
+		for k := 1; k < len(s.words); k++ {
+			prev, w := s.words[k-1], s.words[k]
+			if h := min(prev.Y1-prev.Y0, w.Y1-w.Y0); h > 0 && w.X0 >= prev.X1 {
+				gaps = append(gaps, (w.X0-prev.X1)/h)
+			}
+		}
+	}
+	if len(gaps) < minSpaces {
+		return splitGap
+	}
+	slices.Sort(gaps)
+	if m := gaps[len(gaps)/2]; m < 1.2*splitGap {
+		return m / 2
+	}
+	return splitGap
+}
+
+// minSpaces: fewer spaces on a page say nothing of its font's.
+const minSpaces = 8
 
 // overlapX: the two segments share some of their width.
 func overlapX(a, b poppler.Box) bool { return min(a.X1, b.X1) > max(a.X0, b.X0) }

@@ -116,7 +116,9 @@ func stacks(segs []segment) [][]int {
 			next, best := -1, math.Inf(1)
 			for j := cur + 1; j < len(segs); j++ {
 				t := segs[j]
-				if t.Y0 < c.Y1-0.3*c.h() || !overlapX(c.Box, t.Box) {
+				// Under c when it starts no higher than a third into c's bottom, or below
+				// c's middle (a font's boxes taller than its line pitch overlap: belowOf).
+				if !belowOf(c, t) || !overlapX(c.Box, t.Box) {
 					continue
 				}
 				// The taller of the two lines measures the gap: OCR's boxes hug the glyphs,
@@ -483,6 +485,14 @@ func partyHeading(s string) string {
 	return ""
 }
 
+// belowOf: t stands on a line under c's: it starts no higher than a third of c's height
+// above c's bottom, or lower than c's middle. The second holds where a font's boxes are
+// taller than its line pitch (boxes 23 points high, lines 13 apart: a French invoice's
+// sender block), so that each line's box reaches into the next one's.
+func belowOf(c, t segment) bool {
+	return t.Y0 >= c.Y1-0.3*c.h() || t.Y0 > c.Y0+c.h()/2
+}
+
 // segmentAbove is the nearest segment over segs[i] that overlaps its width, within
 // lines line heights; -1 when there is none.
 func segmentAbove(segs []segment, i, lines int) int {
@@ -490,7 +500,7 @@ func segmentAbove(segs []segment, i, lines int) int {
 	best := -1
 	for j := i - 1; j >= 0; j-- {
 		t := segs[j]
-		if t.Y1 > s.Y0+0.3*s.h() || !overlapX(s.Box, t.Box) {
+		if !belowOf(t, s) || !overlapX(s.Box, t.Box) {
 			continue
 		}
 		if s.Y0-t.Y1 > float64(lines)*s.h()+40 {
@@ -630,8 +640,12 @@ func (g geoParties) apply(inv *einvoice.Invoice) {
 		inv.Seller.Name, inv.Seller.Address = "", einvoice.Address{}
 	}
 	// The sender's one-line address names the seller where the text lines' seller is no
-	// name or one of the buyer's lines (its contact person).
-	if g.seller == nil && g.sellerName != "" && (badPartyName(inv.Seller.Name) || !sameName(inv.Seller.Name, g.sellerName) && g.buyer != nil && slices.ContainsFunc(g.buyer.lines, func(l string) bool { return sameName(l, inv.Seller.Name) })) {
+	// name or one of the buyer's lines (its contact person, its street: "Neben dem Bach
+	// 12", a street whose word streetRE does not know).
+	buyerLine := func(name string) bool {
+		return g.buyer != nil && (slices.ContainsFunc(g.buyer.lines, func(l string) bool { return sameName(l, name) }) || g.buyer.address.Line1 != "" && sameName(g.buyer.address.Line1, name))
+	}
+	if g.seller == nil && g.sellerName != "" && (badPartyName(inv.Seller.Name) || !sameName(inv.Seller.Name, g.sellerName) && buyerLine(inv.Seller.Name)) {
 		inv.Seller.Name = g.sellerName
 	}
 }
