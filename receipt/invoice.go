@@ -472,8 +472,9 @@ func untaxedLines(inv *einvoice.Invoice, text string, readings [][]Item, columns
 }
 
 // buyerInlineRE is the recipient named after a label on its line ("An: Muster Bautraeger
-// AG", "Bill to: Acme Ltd", "Destinataire : Jean Martin"), a name and no number after it.
-var buyerInlineRE = lazyre.New(`(?i)^(?:an|to|bill\s+to|invoice\s+to|sold\s+to|rechnung\s+an|rechnungsempf(?:ä|a|ae)nger|kunde|customer|client|destinataire|factur[ée]\s+[àa])\s*:\s*(\pL[^:]{2,60})$`)
+// AG", "Bill to: Acme Ltd", "Destinataire : Jean Martin"), in the words that head a
+// buyer's block, a name and no number after it.
+var buyerInlineRE = lazyre.New(`(?i)^(?:` + buyerWords + `|` + buyerGeoWords + `)\s*:\s*(\pL[^:]{2,60})$`)
 
 // labelledBuyer is the buyer's name as a label on the first lines gives it, for a page
 // without the recipient's address block; "" when none does.

@@ -228,6 +228,14 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 			return have == nil || onRow && !haveRow || onRow == haveRow && o > haveOver
 		}
 		name := ""
+		// nameCell: s is a cell of the description column with letters. A name may reach
+		// into the price column's slack ("Privathaftpflicht" ending a few points right of
+		// where "Nettopreis" starts): it is the description's when more of it stands under
+		// that header than under a figure's. A label ending in its colon ("Unsere
+		// Art.-Nr.:", "GTIN:") heads a code under it, not the name.
+		nameCell := func(s segment, letters int) bool {
+			return desc.holds(s) && hasLetters(s.text, letters) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s))
+		}
 		for _, s := range segs {
 			if s.Y0 < from || s.Y0 >= to {
 				continue
@@ -255,12 +263,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 					}
 				}
 			}
-			// A name may reach into the price column's slack ("Privathaftpflicht" ending a
-			// few points right of where "Nettopreis" starts): it is the description's when
-			// more of it stands under that header than under a figure's.
-			// A label ending in its colon ("Unsere Art.-Nr.:", "GTIN:") heads a code under
-			// it, not the name.
-			if name == "" && desc.holds(s) && hasLetters(s.text, 3) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s)) {
+			if name == "" && nameCell(s, 3) {
 				name = description(s.text)
 			}
 		}
@@ -273,7 +276,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 				further = min(further, segs[anchors[k+1]].Y0-0.3*row.h())
 			}
 			for _, s := range segs {
-				if s.Y0 >= to && s.Y0 < further && desc.holds(s) && hasLetters(s.text, 4) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s)) {
+				if s.Y0 >= to && s.Y0 < further && nameCell(s, 4) {
 					if name = description(s.text); name != "" {
 						break
 					}

@@ -40,12 +40,16 @@ var (
 	inlinePostRE   = lazyre.New(`\b\d{4,5}\s+\pL`)
 	sixDigitPostRE = lazyre.New(`^\s*\d{6}\s+\pL`)
 	// Headings over a party's address, beyond those of the party blocks (parties.go).
-	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|an|to|sold\s+to|billing\s+address)\s*:?$`)
+	buyerHeadGeoRE    = lazyre.New(`(?i)^(?:` + buyerGeoWords + `)\s*:?$`)
 	sellerHeadGeoRE   = lazyre.New(`(?i)^(?:absender|from|[ée]metteur|vendu\s+par|sold\s+by)\s*:?$`)
 	deliveryHeadGeoRE = lazyre.New(`(?i)^(?:liefer(?:adresse|anschrift)|leistungs(?:adresse|anschrift|ort|empf(?:ä|a|ae)nger)|abweichende[rs]?\s+\pL+|(?:waren|lieferungs?)empf(?:ä|a|ae)nger|ship(?:ping)?\s+(?:to|address)|deliver(?:y)?\s+(?:to|address)|adresse\s+de\s+livraison|lieu\s+(?:de\s+)?livraison|livraison\b.*|livr[ée]\s+[àa])\s*:?$`)
 	// Lines of an address that name no party: "z. Hd. Herr Mustermann", "Firma".
 	attnRE = lazyre.New(`(?i)^(?:z\.?\s?hd\.?|zu\s+händen|attn\.?|c/o|herrn?|frau|firma|an)\b`)
 )
+
+// buyerGeoWords head a recipient's address block read by its place on the page (beyond
+// buyerWords), or label the recipient's name on its line (buyerInlineRE).
+const buyerGeoWords = `adresse\s+(?:du\s+client|de\s+facturation)|factur[ée]\s+[àa]|destinataire|rechnungs(?:adresse|anschrift)|empf(?:ä|a|ae)nger|rechnung\s+an|an|to|sold\s+to|billing\s+address`
 
 const ukPostCode = `[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`
 

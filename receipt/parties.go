@@ -14,7 +14,7 @@ var (
 	// OCR drops umlauts' dots ("Verkaufer", "Kaufer/Leistungsempfanger"), and some
 	// generators write them out ("Verkaeufer"): the headings are read either way.
 	sellerHeadRE = lazyre.New(`(?i)^` + headPrefix + `(?:verk(?:ä|a|ae)ufer|lieferant|rechnungssteller|leistungserbringer|auftragnehmer|seller|supplier|vendor|vendeur|fournisseur)\s*:?$`)
-	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer(?:\s*/\s*beneficiary)?|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client)\s*:?$`)
+	buyerHeadRE  = lazyre.New(`(?i)^` + headPrefix + `(?:` + buyerWords + `)\s*:?$`)
 	// fieldRE is "Label:   value" with the label a few words before a colon.
 	fieldRE = lazyre.New(`^([\pL][\pL .'’\-/]{0,30}?(?:\s\d)?)\s*:\s*(.*)$`) // "Adresszeile 1:", "Nom de l'acheteur:" too
 	// A post code line as the viewers print it under the street: "DE 80333 München".
@@ -27,6 +27,10 @@ var (
 
 // nextLabelRE is a second label on a party's line ("Muster GmbH Ländercode: DE").
 var nextLabelRE = lazyre.New(`\s\pL[\pL-]{1,25}\s?:(?:\s|$)`)
+
+// buyerWords are the words that head a buyer's block (buyerHeadRE) or label its name
+// (buyerInlineRE).
+const buyerWords = `k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer(?:\s*/\s*beneficiary)?|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client`
 
 // headPrefix: the words before a party in a section's heading ("Informationen zum
 // Käufer", as the XRechnung viewer heads its parties).
