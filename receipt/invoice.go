@@ -152,7 +152,7 @@ var (
 	// "Rechnung (380) Nr. 471102 vom 15.11.2024" too, as the standard's viewers print it
 	// ("Rechnung # RE-20171118/506 von 18.11.2017" as GnuAccounting does), and
 	// their titles of other types: "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. …".
-	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\b\.?|number|#)|(?:facture|avoir)\s+n(?:[°º]|o\b\.?))\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+vo[mn]\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}))?`)
+	invNumberRE = lazyre.New(`(?i)(?:(?:rechnungs?|gutschrifts?|korrektur|storno)[-\s]?(?:nummer|nr\.?)|(?:rechnung|gutschrift|rechnungskorrektur)\s+(?:\(\d{3}\)\s*)?(?:nr\.?|#)|\(\d{3}\)\s*nr\.?|(?:invoice|credit\s+note)\s+(?:no\b\.?|number|#)|(?:facture|avoir)\s+n(?:[°º]|o\b\.?))\s*[:#]?\s*([A-Z0-9][A-Z0-9/._-]{1,34})(?:\s+(?:vo[mn]|du|dated)\s+(\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{4}))?`)
 	issueRE     = lazyre.New(`(?i)(?:rechnungsdatum|invoice date|datum|date)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\.?\s+\pL{3,9}\.?\s+\d{4})`)
 	dueRE       = lazyre.New(`(?i)(?:zahlbar bis(?: zum)?|fällig (?:am|bis)|due (?:date|by)|zahlungsziel)\s*:?\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2})`)
 	leitwegRE   = lazyre.New(`\b(\d{2,12}(?:-[0-9A-Za-z]{1,30})?-\d{2})\b`)
@@ -206,7 +206,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	}
 	if m := invNumberRE.FindStringSubmatch(all); m != nil && m[2] != "" {
 		if d := dateOf(m[2]); d != "" {
-			inv.IssueDate = d // "Nr. 471102 vom 15.11.2024": the invoice's own date
+			inv.IssueDate = d // "Nr. 471102 vom 15.11.2024", "n° 2200566 du 19-07-2022": the invoice's own date
 		}
 	}
 	if m := dueRE.FindStringSubmatch(all); m != nil {
@@ -225,7 +225,7 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 	var addrs []einvoice.Address
 	var names []string
 	for i, l := range p.lines {
-		m := postRE.FindStringSubmatch(l)
+		m := postCode(l)
 		if m == nil || i == 0 {
 			continue
 		}
@@ -245,9 +245,13 @@ func parseInvoice(text string, now time.Time, lay *layout) *einvoice.Invoice {
 		}
 		if at := strings.Index(a.Line1, ", "); at < 0 && strings.Contains(l, ",") {
 			// "Lieferant GmbH, Lieferantenstraße 20, 80333 München" on one line.
+			// "Musterstrasse 44, 40789 Musterstadt": the street alone; the name stands above.
 			parts := strings.Split(l[:strings.Index(l, m[0])], ",")
-			if len(parts) >= 2 {
-				name, a.Line1 = strings.TrimSpace(parts[0]), strings.TrimSpace(parts[len(parts)-2])
+			switch street := strings.TrimSpace(parts[0]); {
+			case len(parts) == 2 && (streetRE.MatchString(street) || numberFirstStreetRE.MatchString(street)):
+				a.Line1 = street
+			case len(parts) >= 2:
+				name, a.Line1 = street, strings.TrimSpace(parts[len(parts)-2])
 			}
 		}
 		addrs = append(addrs, a)
@@ -674,10 +678,11 @@ func impliedRates(inv *einvoice.Invoice, lines []string) {
 
 // Clauses of an invoice without VAT, by the category of EN 16931 they give: exempt (a small
 // business, § 19 UStG; a French micro-entrepreneur, art. 293 B CGI; an exempt supply, also
+// as French pages state it ("Exonération de TVA, art. 261-4-1° du CGI": a physician) and
 // as Spanish and Italian tax columns print it: "Exento", "Esente"),
 // reverse charge, an intra-community supply.
 var (
-	exemptRE        = lazyre.New(`(?i)§\s?19\s*(?:abs\.?\s*\d\s*)?ustg|kleinunternehmer|umsatzsteuerbefreit|steuerbefreit|von\s+der\s+umsatzsteuer\s+befreit|tva\s+non\s+applicable|293\s?b\s+du\s+cgi|vat\s+exempt|exempt\s+from\s+vat|\bexent[oa]s?\b|\besente\b|\bisent[ei]\b`)
+	exemptRE        = lazyre.New(`(?i)§\s?19\s*(?:abs\.?\s*\d\s*)?ustg|kleinunternehmer|umsatzsteuerbefreit|steuerbefreit|von\s+der\s+umsatzsteuer\s+befreit|tva\s+non\s+applicable|293\s?b\s+du\s+cgi|vat\s+exempt|exempt\s+from\s+vat|exon[ée]ration\s+de\s+tva|exon[ée]r[ée]e?\s+de\s+tva|\bexent[oa]s?\b|\besente\b|\bisent[ei]\b`)
 	reverseChargeRE = lazyre.New(`(?i)reverse\s+charge|steuerschuldnerschaft\s+des\s+leistungsempf|autoliquidation|§\s?13\s?b\s+ustg`)
 	intraEURE       = lazyre.New(`(?i)innergemeinschaftliche\s+lieferung|intra-?community\s+supply|livraison\s+intracommunautaire|exon[ée]ration\s+de\s+tva,?\s+article\s+262\s+ter`)
 )
@@ -784,13 +789,35 @@ func setLines(inv *einvoice.Invoice, items []Item) bool {
 		if !price.Valid() {
 			price = money(it.Total.Value().Div(q.Value()))
 		}
-		line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price}, Item: einvoice.Item{Name: it.Description}}
+		line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price, BaseQuantity: baseQuantity(q.Value(), price.Value(), it.Total.Value())}, Item: einvoice.Item{Name: it.Description}}
 		if len(inv.VATBreakdown) == 1 {
 			line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
 		}
 		inv.Lines = append(inv.Lines, line)
 	}
 	return true
+}
+
+// priceBase is the quantity a unit price is printed for: 1, or a wholesaler's 10, 100 or
+// 1000 pieces ("150 Stk à 49,29 = 73,94"); ok is false when no base makes quantity × price
+// the amount. The figures fit to the cent, or within half a percent: a price printed
+// rounded (2,7700 for 2.773).
+func priceBase(q, price, amount decimal.Decimal) (base int64, ok bool) {
+	tol := decimal.Max(decimal.New(1, -2), amount.Abs().Mul(decimal.New(5, -3)))
+	for _, base := range []int64{1, 10, 100, 1000} {
+		if q.Mul(price).Div(decimal.NewFromInt(base)).Sub(amount).Abs().LessThanOrEqual(tol) {
+			return base, true
+		}
+	}
+	return 0, false
+}
+
+// baseQuantity is BT-149 for a line: set only when the price is for more than one piece.
+func baseQuantity(q, price, amount decimal.Decimal) einvoice.Decimal {
+	if base, ok := priceBase(q, price, amount); ok && base > 1 {
+		return einvoice.NewDecimal(decimal.NewFromInt(base))
+	}
+	return einvoice.Decimal{}
 }
 
 func category(rate decimal.Decimal) string {
@@ -823,6 +850,24 @@ func complete(inv *einvoice.Invoice) {
 			t.LineTotal = t.NetTotal
 		}
 	}
+}
+
+// postCode is the line's first post code and city (postRE's groups) that is no part of a
+// longer figure: "USt.-Id: 88888/00072 Rechnung" prints no post code.
+func postCode(l string) []string {
+	for _, ix := range postRE.FindAllStringSubmatchIndex(l, 4) {
+		if ix[0] > 0 && strings.IndexByte("/.,", l[ix[0]-1]) >= 0 {
+			continue
+		}
+		m := make([]string, len(ix)/2)
+		for k := range m {
+			if ix[2*k] >= 0 {
+				m[k] = l[ix[2*k]:ix[2*k+1]]
+			}
+		}
+		return m
+	}
+	return nil
 }
 
 func dateOf(s string) einvoice.Date {

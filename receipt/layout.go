@@ -67,6 +67,11 @@ const wordGap = 1.5
 // one (separator); OCR's words come as one line and are parted by wordGap alone.
 const columnGap = 0.6
 
+// touchGap is the widest gap, in the words' height, between two boxes of one word: a
+// generator that draws each glyph on its own makes poppler give each as a word, their
+// boxes touching; a space is about a fifth of the height.
+const touchGap = 0.05
+
 // plainChars are the typographic forms of the hyphen and the space that generators write
 // ("IOPOLE‐jdz7fEbj4Va", "18‐08‐2026" with U+2010; "2 166,40" with a no-break space), read
 // as the plain characters the rules expect. One rune for one rune: a text keeps its shape
@@ -125,6 +130,7 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 			slices.SortStableFunc(r.words, func(a, b poppler.Word) int { return cmp.Compare(a.X0, b.X0) })
 			var cur *segment
 			var prev poppler.Word
+			prevLine := 0 // the poppler line of prev (whose box a merge may have widened)
 			for _, w := range r.words {
 				h := (w.Y1 - w.Y0 + prev.Y1 - prev.Y0) / 2
 				if ocrBullet(w, prev) || ocrBullet(prev, w) {
@@ -132,7 +138,18 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 					h = 2 * max(w.Y1-w.Y0, prev.Y1-prev.Y0)
 				}
 				gap := w.X0 - prev.X1
-				if cur != nil && gap <= wordGap*h && (gap <= columnGap*h || lineOf[w.Box] == lineOf[prev.Box] || separator(w) || separator(prev)) {
+				if cur != nil && gap <= touchGap*h && lineOf[w.Box] == prevLine {
+					// Letter-spaced text drawn glyph by glyph ("1 . 0 0 0 , 0 0" for
+					// 1.000,00): touching boxes are one word.
+					last := &cur.words[len(cur.words)-1]
+					last.Text += w.Text
+					last.X1, last.Y0, last.Y1 = max(last.X1, w.X1), min(last.Y0, w.Y0), max(last.Y1, w.Y1)
+					cur.text += w.Text
+					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
+					prev, prevLine = *last, lineOf[w.Box]
+					continue
+				}
+				if cur != nil && gap <= wordGap*h && (gap <= columnGap*h || lineOf[w.Box] == prevLine || separator(w) || separator(prev)) {
 					cur.text += " " + w.Text
 					cur.words = append(cur.words, w)
 					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
@@ -143,7 +160,7 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 					segs = append(segs, segment{Box: w.Box, page: pi, text: w.Text, words: []poppler.Word{w}})
 					cur = &segs[len(segs)-1]
 				}
-				prev = w
+				prev, prevLine = w, lineOf[w.Box]
 			}
 		}
 		// Rows were made top to bottom and each row's segments left to right: segs are in

@@ -16,8 +16,9 @@ import (
 // the table starts with a quantity in its column, and its price and amount stand in theirs
 // on the row or a little under it (a layout that sets the amount a line lower).
 var (
-	qtyHeadRE   = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre|cantidad|cant\.|quantit[àa]|q\.?t[àa]|quantidade|qtd\.?|aantal|antal|ilo[śs][ćc])(?:[\s.:]|$)`)
-	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|precio|prezzo|pre[çc]o|prijs|\bpris\b|p\.\s?u\.|\bu\.?\s?p\.|rate\b)`)
+	qtyHeadRE = lazyre.New(`(?i)^(?:menge|anzahl|qty|quantity|quantit[ée]|qt[ée]|stück|anz\.?|nombre|cantidad|cant\.|quantit[àa]|q\.?t[àa]|quantidade|qtd\.?|aantal|antal|ilo[śs][ćc])(?:[\s.:]|$)`)
+	// "St.-Pr.", "Einz.-Pr.", "PU HT": the unit price abbreviated.
+	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|precio|prezzo|pre[çc]o|prijs|\bpris\b|p\.\s?u\.|\bu\.?\s?p\.|rate\b|\bpr\.|^pu\b)`)
 	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
 	// amount column of the standard's own viewers.
 	// A column headed "Net" alone (beside "Gross") is the line's net amount.
@@ -232,9 +233,10 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		// into the price column's slack ("Privathaftpflicht" ending a few points right of
 		// where "Nettopreis" starts): it is the description's when more of it stands under
 		// that header than under a figure's. A label ending in its colon ("Unsere
-		// Art.-Nr.:", "GTIN:") heads a code under it, not the name.
+		// Art.-Nr.:", "GTIN:") heads a code under it, not the name; an allowance's line
+		// under the row ("Remise pourcentage E -10,00 %") is none either.
 		nameCell := func(s segment, letters int) bool {
-			return desc.holds(s) && hasLetters(s.text, letters) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s))
+			return desc.holds(s) && hasLetters(s.text, letters) && !strings.HasSuffix(strings.TrimSpace(s.text), ":") && desc.over(s) > max(price.over(s), amount.over(s)) && !adjustmentRE.MatchString(s.text)
 		}
 		for _, s := range segs {
 			if s.Y0 < from || s.Y0 >= to {
@@ -276,6 +278,9 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 				further = min(further, segs[anchors[k+1]].Y0-0.3*row.h())
 			}
 			for _, s := range segs {
+				if s.Y0 >= to && s.Y0 < further && (adjustmentRE.MatchString(s.text) || tableEndRE.MatchString(s.text)) {
+					break // the table's allowances or sums under its last row: no name
+				}
 				if s.Y0 >= to && s.Y0 < further && nameCell(s, 4) {
 					if name = description(s.text); name != "" {
 						break
@@ -300,12 +305,12 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 			it.UnitPrice = einvoice.NewDecimal(*pv)
 		}
 		all = append(all, it)
-		// The figures fit to the cent, or within half a percent: a price printed rounded
-		// (2,7700 for 2.773). The columns say which figure is which, and the lines count
-		// only when they add up to the printed line total (setLines).
-		tol := decimal.Max(decimal.New(1, -2), av.Abs().Mul(decimal.New(5, -3)))
-		if pv != nil && qv.Mul(*pv).Sub(*av).Abs().LessThanOrEqual(tol) {
-			fitting = append(fitting, it)
+		// The columns say which figure is which, and the lines count only when they add
+		// up to the printed line total (setLines).
+		if pv != nil {
+			if _, ok := priceBase(qv, *pv, *av); ok {
+				fitting = append(fitting, it)
+			}
 		}
 	}
 	return fitting, all, adjust

@@ -1583,7 +1583,7 @@ func vatIDsByParty(lines []string, except ...string) (issuer, buyer string) {
 }
 
 // labelledVATRE is a VAT id's label and a value of a VAT id's general shape.
-var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?|ust-?id(?:nr)?\.?|umsatzsteuer-?id(?:entifikationsnummer)?|vat\s?(?:id|reg\.?\s?no\.?|number|no\.?))\s?[:.]?\s*)([A-Z]{2}[0-9A-Z]{8,12})\b`)
+var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?|ust[-\s]?id(?:nr)?\.?|umsatzsteuer[-\s]?id(?:entifikationsnummer)?|vat\s?(?:id|reg\.?\s?no\.?|number|no\.?))\s?[:.]?\s*)([A-Z]{2}[0-9A-Z]{8,12})\b`)
 
 // ptuSaleRE and ptuTaxRE read the tax summary of a Polish fiscal receipt, which every
 // fiscal printer prints alike: the sales of each rate's letter ("SPRZEDAŻ OPODATKOWANA A
@@ -1723,6 +1723,10 @@ func (p *parser) sumsBeforeAndAfterTax() []VATLine {
 	return out
 }
 
+// legalFirstRE is a French company's legal form before its name ("SA IFR QUALIAC"): "SA"
+// only there, where no weekday ("Sa 12.05.") or other word stands before capitals.
+var legalFirstRE = lazyre.New(`^\s*(?:SA|SAS|SASU|SARL|EURL|SCOP)\s+\p{Lu}{2}`)
+
 // cellSepRE parts a text line of the layout into its cells.
 var cellSepRE = lazyre.New(`\s{3,}`)
 
@@ -1775,7 +1779,7 @@ func (p *parser) issuer() (Issuer, float64) {
 			if i > 8 {
 				break
 			}
-			if legalRE.MatchString(l) && hasLetters(l, 4) && len(amounts(l)) == 0 && !addressLine(l) { // an item's line may read "SE"; a Malay village "KG." is no KG
+			if (legalRE.MatchString(l) || legalFirstRE.MatchString(l)) && hasLetters(l, 4) && len(amounts(l)) == 0 && !addressLine(l) { // an item's line may read "SE"; a Malay village "KG." is no KG
 				is.Name, conf = strings.TrimSpace(l), 0.7
 				above := ""
 				if i > 0 && nameLike(head[i-1]) && !junkStart.MatchString(strings.TrimLeftFunc(head[i-1], notLetter)) {
@@ -1895,8 +1899,12 @@ func nameLike(l string) bool {
 			others++
 		}
 	}
-	return letters >= 4 && others <= letters/4 && longWord(l) && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressLine(l) && !columnWordRE.MatchString(l) && len(amounts(l)) == 0
+	return letters >= 4 && others <= letters/4 && longWord(l) && !postRE.MatchString(l) && !streetRE.MatchString(l) && !addressLine(l) && !columnWordRE.MatchString(l) && len(amounts(l)) == 0 && !fileNameRE.MatchString(strings.TrimSpace(l))
 }
+
+// fileNameRE: a file's name, as a viewer prints the document's over its page
+// ("ZF_Extended__Sammelrechnung_3_Bestellungen.xml"); no party is named by it.
+var fileNameRE = lazyre.New(`(?i)^\S+\.(?:xml|pdf|txt|docx?|xlsx?|odt|png|jpe?g|tiff?|html?)$`)
 
 // addressLine: the line reads as an address: it starts as one (addressStartRE) or names a
 // Malay street anywhere ("NO. 17-5, JALAN SETIA", its number misread).

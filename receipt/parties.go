@@ -30,7 +30,7 @@ var nextLabelRE = lazyre.New(`\s\pL[\pL-]{1,25}\s?:(?:\s|$)`)
 
 // buyerWords are the words that head a buyer's block (buyerHeadRE) or label its name
 // (buyerInlineRE).
-const buyerWords = `k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde|buyer(?:\s*/\s*beneficiary)?|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client`
+const buyerWords = `k(?:ä|a|ae)ufer(?:\s?/\s?leistungsempf(?:ä|a|ae)nger)?|leistungsempf(?:ä|a|ae)nger|rechnungsempf(?:ä|a|ae)nger|auftraggeber|kunde(?:nname)?(?:\s*/\s*firma)?|buyer(?:\s*/\s*beneficiary)?|customer(?:\s+name)?(?:\s*/\s*company)?|bill\s+to|invoice\s+to|acheteur|client`
 
 // headPrefix: the words before a party in a section's heading ("Informationen zum
 // Käufer", as the XRechnung viewer heads its parties).

@@ -22,7 +22,7 @@ var (
 // netLabels name the net total; text lines and word boxes read them alike.
 const netLabels = `summe\s+netto|nettobetrag|netto\s?summe|gesamt\s?netto|nettogesamt|rechnungssumme\s+ohne\s+(?:ust|mwst)|summe\s+ohne\s+(?:ust|mwst)|` +
 	`gesamtbetrag\s+netto|total\s+(?:net|excl\.?\s*vat|without\s+vat)|net\s+(?:total|amount)|tax\s+basis|taxable\s+amount|bemessungsgrundlage|` +
-	`sub-?total|total\s*h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?|untaxed\s+amount|amount\s+untaxed|total\s+sans\s+taxes|zwischensumme|base\s+imponible|imponibile`
+	`sub-?total|total\s*h\.?t\.?|montant\s+(?:total\s+)?h\.?t\.?|untaxed\s+amount|amount\s+untaxed|total\s+sans\s+taxes|zwischensumme|base\s+imponible|imponibile|base\s+de\s+(?:la\s+)?tva`
 
 // dueLabels name the amount due, after a prepayment or a rounding ("Open amount",
 // "Offener Rechnungsbetrag", "Reste à payer"); text lines and word boxes read them alike.
