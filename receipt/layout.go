@@ -130,7 +130,8 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 			slices.SortStableFunc(r.words, func(a, b poppler.Word) int { return cmp.Compare(a.X0, b.X0) })
 			var cur *segment
 			var prev poppler.Word
-			prevLine := 0 // the poppler line of prev (whose box a merge may have widened)
+			prevLine := 0      // the poppler line of prev (whose box a merge may have widened)
+			prevGlyph := false // prev was a word of one glyph (before any merge)
 			for _, w := range r.words {
 				h := (w.Y1 - w.Y0 + prev.Y1 - prev.Y0) / 2
 				if ocrBullet(w, prev) || ocrBullet(prev, w) {
@@ -138,16 +139,19 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 					h = 2 * max(w.Y1-w.Y0, prev.Y1-prev.Y0)
 				}
 				gap := w.X0 - prev.X1
-				if cur != nil && gap <= touchGap*h && lineOf[w.Box] == prevLine {
+				glyph := len([]rune(w.Text)) == 1
+				if cur != nil && gap <= touchGap*h && lineOf[w.Box] == prevLine && glyph && prevGlyph {
 					// Letter-spaced text drawn glyph by glyph ("1 . 0 0 0 , 0 0" for
-					// 1.000,00): touching boxes are one word.
+					// 1.000,00): touching boxes of single glyphs are one word. Words of
+					// several letters stay apart (OCR's boxes of two lines that it read
+					// as one may touch).
 					last := &cur.words[len(cur.words)-1]
 					last.Text += w.Text
 					last.X1, last.Y0, last.Y1 = max(last.X1, w.X1), min(last.Y0, w.Y0), max(last.Y1, w.Y1)
 					cur.text += w.Text
 					cur.X1, cur.Y0, cur.Y1 = max(cur.X1, w.X1), min(cur.Y0, w.Y0), max(cur.Y1, w.Y1)
 					prev, prevLine = *last, lineOf[w.Box]
-					continue
+					continue // prevGlyph stays: w was one glyph
 				}
 				if cur != nil && gap <= wordGap*h && (gap <= columnGap*h || lineOf[w.Box] == prevLine || separator(w) || separator(prev)) {
 					cur.text += " " + w.Text
@@ -160,7 +164,7 @@ func newLayout(pages []poppler.LayoutPage) *layout {
 					segs = append(segs, segment{Box: w.Box, page: pi, text: w.Text, words: []poppler.Word{w}})
 					cur = &segs[len(segs)-1]
 				}
-				prev, prevLine = w, lineOf[w.Box]
+				prev, prevLine, prevGlyph = w, lineOf[w.Box], glyph
 			}
 		}
 		// Rows were made top to bottom and each row's segments left to right: segs are in

@@ -3,6 +3,7 @@ package receipt
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -21,11 +22,14 @@ var (
 	priceHeadRE = lazyre.New(`(?i)(?:preis|price|prix|precio|prezzo|pre[çc]o|prijs|\bpris\b|p\.\s?u\.|\bu\.?\s?p\.|rate\b|\bpr\.|^pu\b)`)
 	// "Entgelt": the line's net amount as the German VAT law names it (§ 14 UStG), the
 	// amount column of the standard's own viewers.
-	// A column headed "Net" alone (beside "Gross") is the line's net amount.
-	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|importe|importo|valor|bedrag|belopp|prix\s+ht\b|price\s+(?:w/o|excl\.?|excluding|without)\b|^(?:net|netto)$)`)
+	// A column headed "Net" alone (beside "Gross") is the line's net amount. "Gebühr": a
+	// tax advisor's or lawyer's fee (not "Gebührensatz", the fee's rate).
+	amountHeadRE = lazyre.New(`(?i)(?:betrag|summe|amount|total|montant|gesamt|entgelt|geb(?:ü|u|ue)hr\b|honorar\b|importe|importo|valor|bedrag|belopp|prix\s+ht\b|price\s+(?:w/o|excl\.?|excluding|without)\b|^(?:net|netto)$)`)
 	unitHeadRE   = lazyre.New(`(?i)(?:einzel|stück|unit|unitaire|unitario|unitari|unit[áa]rio|eenheid|p\.\s?u\.)`)
 	descHeadRE   = lazyre.New(`(?i)(?:beschreibung|bezeichnung|artikel|description|d[ée]signation|libell[ée]|produkt|product|item|leistung|descripci[óo]n|concepto|descrizione|articolo|descri[çc][ãa]o|omschrijving)`)
 	leadNumberRE = lazyre.New(`^-?\d[\d.,]*`)
+	// posHeadRE heads a table's column of position numbers.
+	posHeadRE = lazyre.New(`(?i)^(?:pos(?:ition)?\.?|lfd\.?\s?nr\.?|nr\.?|no\.?|#)(?:\s|$)`)
 	// Labels under a table that end it: its sums and the VAT breakdown, and the sections
 	// that follow a line table (payment terms, the document's allowances and charges, whose
 	// rows have figures in the same columns).
@@ -63,6 +67,18 @@ func (c column) over(s segment) float64 { return min(s.X1, c.x1) - max(s.X0, c.x
 // adjust are the document's allowances (negative) and charges (positive) printed under the
 // tables' rows: the rows add up to the net less them when no line total is printed.
 func layoutLines(l *layout, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
+	fitting, all, adjust = readTables(l, qtyHeadRE, comma)
+	if len(all) == 0 {
+		// No table with a quantity column: a fee note's or a service's positions, numbered
+		// and priced without a quantity ("Pos. | Leistung | Gebühr in €"). Their rows count
+		// only by their sum (all, not fitting).
+		_, all, adjust = readTables(l, posHeadRE, comma)
+	}
+	return fitting, all, adjust
+}
+
+// readTables reads every table whose first column's header head matches.
+func readTables(l *layout, head *lazyre.Regexp, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
 	for pi, segs := range l.pages {
 		if len(segs) > maxStackSegments {
 			continue
@@ -70,16 +86,16 @@ func layoutLines(l *layout, comma bool) (fitting, all []Item, adjust []decimal.D
 		tables := 0
 		var withNext []segment
 		for i, s := range segs {
-			if !qtyHeadRE.MatchString(s.text) || len(all) >= maxTableRows {
+			if !head.MatchString(s.text) || len(all) >= maxTableRows {
 				continue
 			}
 			if tables++; tables > 10 {
 				break // a page's tables: one, perhaps a few, not a page of headers
 			}
 			if withNext == nil {
-				withNext = continued(l, pi)
+				withNext = continued(l, pi, head)
 			}
-			fit, rows, adj := readTable(withNext, i, comma)
+			fit, rows, adj := readTable(withNext, i, comma, head == posHeadRE)
 			fitting = append(fitting, fit...)
 			all = append(all, rows...)
 			adjust = append(adjust, adj...)
@@ -97,7 +113,7 @@ const maxContinuedPages = 3
 // read in the columns of the header above. A following page stops where a quantity header
 // of its own starts (a table that repeats its header is read from that header) and the
 // pages after it are not added.
-func continued(l *layout, pi int) []segment {
+func continued(l *layout, pi int, head *lazyre.Regexp) []segment {
 	segs := l.pages[pi]
 	offset := 0.0
 	for next := pi + 1; next < len(l.pages) && next <= pi+maxContinuedPages; next++ {
@@ -115,7 +131,7 @@ func continued(l *layout, pi int) []segment {
 		}
 		header := false
 		for _, s := range l.pages[next] {
-			if qtyHeadRE.MatchString(s.text) {
+			if head.MatchString(s.text) {
 				header = true
 				break
 			}
@@ -131,8 +147,10 @@ func continued(l *layout, pi int) []segment {
 }
 
 // readTable reads the table whose quantity header is segs[q]: the rows whose figures fit,
-// and every row with a quantity, an amount and a name.
-func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust []decimal.Decimal) {
+// and every row with a quantity, an amount and a name. byPosition: segs[q] heads the
+// positions' numbers instead, a table without quantity or price: each row starts at the
+// next number (1, 2, 3 …) and is one of its amount.
+func readTable(segs []segment, q int, comma, byPosition bool) (fitting, all []Item, adjust []decimal.Decimal) {
 	head := segs[q]
 	h := head.h()
 	qty := column{head.X0, head.X1, true}
@@ -154,7 +172,7 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 	}
 	var price, amount, desc column
 	var priceBottom, amountBottom, descBottom float64
-	priceDist := math.Inf(1)
+	priceDist, descDist := math.Inf(1), math.Inf(1)
 	// The header's other cells: on the quantity's row or the rows just over or under it.
 	// Of the price's the one nearest the quantity's row: the first row may stand as close
 	// under the header as its second line, and its name may say "price" too ("Grundpreis").
@@ -172,16 +190,24 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 			if d := math.Abs(s.Y0 - head.Y0); d < priceDist {
 				price, priceBottom, priceDist = column{s.X0, s.X1, true}, s.Y1, d
 			}
-		case descHeadRE.MatchString(s.text) && !desc.ok:
-			desc, descBottom = column{s.X0, s.X1, true}, s.Y1
+		case descHeadRE.MatchString(s.text):
+			// The one nearest the quantity's row: a sentence over the table ("Für die
+			// nachfolgend aufgeführten Leistungen …") is no header cell.
+			if d := math.Abs(s.Y0 - head.Y0); d < descDist {
+				desc, descBottom, descDist = column{s.X0, s.X1, true}, s.Y1, d
+			}
 		}
 	}
-	if !price.ok || !amount.ok || price.x0 >= amount.x0 {
+	if byPosition && (!amount.ok || !desc.ok || amount.x0 <= desc.x0) {
+		return nil, nil, nil
+	}
+	if !byPosition && (!price.ok || !amount.ok || price.x0 >= amount.x0) {
 		return nil, nil, nil
 	}
 	bottom := max(head.Y1, priceBottom, amountBottom, descBottom)
 	// The rows: each starts at a quantity in its column, down to the table's end.
 	var anchors []int
+	first := 0 // byPosition: the first row's number
 	end := math.Inf(1)
 	for j := q + 1; j < len(segs); j++ {
 		s := segs[j]
@@ -195,6 +221,15 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		if tableEndRE.MatchString(s.text) && !qty.holds(s) && !inHeader {
 			end = s.Y0
 			break
+		}
+		if byPosition {
+			if qty.holds(s) && !desc.holds(s) && !amount.holds(s) && nextPosition(s.text, len(anchors)+first) {
+				if len(anchors) == 0 {
+					first, _ = strconv.Atoi(strings.TrimSuffix(s.text, "."))
+				}
+				anchors = append(anchors, j)
+			}
+			continue
 		}
 		if qty.holds(s) && (!price.holds(s) || qty.over(s) > price.over(s)) && !amount.holds(s) && quantityCell(s.text) {
 			anchors = append(anchors, j)
@@ -214,6 +249,9 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		}
 		from := row.Y0 - 0.5*row.h()
 		qv, _, ok := parseNumber(leadNumberRE.FindString(row.text), comma)
+		if byPosition {
+			qv, ok = decimal.NewFromInt(1), true // no quantity printed: one of its amount
+		}
 		if !ok || qv.IsZero() {
 			continue
 		}
@@ -314,6 +352,13 @@ func readTable(segs []segment, q int, comma bool) (fitting, all []Item, adjust [
 		}
 	}
 	return fitting, all, adjust
+}
+
+// nextPosition: s is the position number n ("3", "3."), or any first one (n == 0) up to
+// 999: a table numbers its rows one after the other.
+func nextPosition(s string, n int) bool {
+	v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "."))
+	return err == nil && v > 0 && v < 1000 && (n == 0 || v == n)
 }
 
 // maxAdjustGap is the widest gap, in row heights, between the lines under a table's last

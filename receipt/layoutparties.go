@@ -539,6 +539,11 @@ func addressParts(s string, n int) []string {
 	s = strings.TrimSpace(s)
 	parts := addrSepRE.Split(s, n)
 	if len(parts) < 3 {
+		if commas := periodsAsCommas(s); commas != s {
+			if p := addrSepRE.Split(commas, n); len(p) >= 3 {
+				return p
+			}
+		}
 		if ocr := ocrBulletRE.Split(s, -1); len(ocr) >= 3 {
 			if n > 0 && len(ocr) > n {
 				ocr = append(ocr[:n-1], strings.Join(ocr[n-1:], " "))
@@ -547,6 +552,25 @@ func addressParts(s string, n int) []string {
 		}
 	}
 	return parts
+}
+
+// periodBeforePostRE is a period OCR read for the comma before a post code and its city
+// ("…Heerstr. 50. 60488 Frankfurt").
+var periodBeforePostRE = lazyre.New(`([\pL\d])\.\s+(\d{4,5}\s+\pL)`)
+
+// periodsAsCommas is a one-line address with the periods OCR read for its commas made
+// commas again: the one before the post code, and the one before the street's word
+// ("Steuerberater Hartmut Ahting. Heerstr. 50. 60488 Frankfurt"); the abbreviation's
+// period inside the street ("Heerstr. 50") stays.
+func periodsAsCommas(s string) string {
+	s = periodBeforePostRE.ReplaceAllString(s, "$1, $2")
+	if at := streetRE.FindStringIndex(s); at != nil {
+		word := strings.LastIndexByte(s[:at[0]], ' ') + 1
+		if word >= 2 && s[word-2:word] == ". " {
+			s = s[:word-2] + ", " + s[word:]
+		}
+	}
+	return s
 }
 
 // letterheadName is the name of a one-line address in the page's top fifth or bottom

@@ -25,8 +25,9 @@ var (
 	countryPostRE   = lazyre.New(`^(?:([A-Z]{2})[\s-]+)?(\d{4,5})\s+(\pL.+)$`)
 )
 
-// nextLabelRE is a second label on a party's line ("Muster GmbH Ländercode: DE").
-var nextLabelRE = lazyre.New(`\s\pL[\pL-]{1,25}\s?:(?:\s|$)`)
+// nextLabelRE is a second label on a party's line ("Muster GmbH Ländercode: DE", "… LA
+// NAPPE Code Pays: FR").
+var nextLabelRE = lazyre.New(`\s(?i:code\s)?\pL[\pL-]{1,25}\s?:(?:\s|$)`)
 
 // buyerWords are the words that head a buyer's block (buyerHeadRE) or label its name
 // (buyerInlineRE).
@@ -51,7 +52,7 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	for i := 0; i < len(lines); i++ {
 		var into *blockParty
-		switch l := strings.TrimSpace(lines[i]); {
+		switch l := boxedHeading(lines[i]); {
 		case sellerHeadRE.MatchString(l):
 			into = &seller
 		case buyerHeadRE.MatchString(l):
@@ -68,7 +69,7 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 			if l == "" {
 				continue
 			}
-			if sellerHeadRE.MatchString(l) || buyerHeadRE.MatchString(l) || indent(lines[j]) <= indent(lines[i]) && !strings.Contains(l, ":") && !nameOverLabel(lines, j, into.name) {
+			if h := boxedHeading(l); sellerHeadRE.MatchString(h) || buyerHeadRE.MatchString(h) || indent(lines[j]) <= indent(lines[i]) && !strings.Contains(l, ":") && !nameOverLabel(lines, j, into.name) {
 				break
 			}
 			m := fieldRE.FindStringSubmatch(l)
@@ -110,6 +111,12 @@ func partyBlocks(lines []string) (seller, buyer blockParty) {
 		}
 	}
 	return seller, buyer
+}
+
+// boxedHeading is a line without the bars OCR reads for the sides of the box a heading
+// stands in ("| Acheteur |").
+func boxedHeading(l string) string {
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "|[]"))
 }
 
 // nameOverLabel: lines[j], a line without a label, is the first line of a name whose label

@@ -195,3 +195,62 @@ func TestVATIdLabelWithSpace(t *testing.T) {
 		t.Errorf("seller %q", seller)
 	}
 }
+
+// TestFeeNoteWithoutQuantity: a tax advisor's fee note numbers its positions and prints a
+// fee ("Gebühr in €") but no quantity or unit price: each numbered row is a line of its
+// fee, taken because the fees add up to the net; the sentence over the table that says
+// "Leistungen" is no header cell.
+func TestFeeNoteWithoutQuantity(t *testing.T) {
+	const text = "Rechnungs-Nr: 10117-2024-005 vom 28.06.2024\n\n" +
+		"Für die nachfolgend aufgeführten Leistungen erlaube ich mir nach der Steuerberater-\n" +
+		" Pos. Datum               §§ / Leistung                                  Gebühren- Einheit                  Wert      Gebühr\n" +
+		"                                                                           satz                              in €         in €\n" +
+		"   1       28.06.24 §24 / Einkommensteuererklärung ohne                      4         Stk.        172.921,00          818,00\n" +
+		"                          Ermittlung der einzelnen Einkünfte für\n" +
+		"   2       28.06.24 §16 / Auslagenersatz für Post- und                       0         Stk.               252,21        20,00\n\n" +
+		"                                                                                                 Summe netto:         838,00 €\n" +
+		"                                                                                      zzgl. Umsatzsteuer 19%:        159,22 €\n" +
+		"                                                                                                 Bruttobetrag:        997,22 €\n"
+	pos := []testpdf.At{
+		{X: 74, Y: 361, Text: "Für die nachfolgend aufgeführten Leistungen erlaube ich mir nach der Steuerberater-"},
+		{X: 77, Y: 387, Text: "Pos. Datum"}, {X: 147, Y: 387, Text: "§§ / Leistung"}, {X: 323, Y: 387, Text: "Gebühren- Einheit"},
+		{X: 460, Y: 387, Text: "Wert"}, {X: 502, Y: 387, Text: "Gebühr"}, {X: 338, Y: 401, Text: "satz"}, {X: 465, Y: 401, Text: "in €"}, {X: 519, Y: 401, Text: "in €"},
+		{X: 84, Y: 421, Text: "1"}, {X: 105, Y: 421, Text: "28.06.24 §24 / Einkommensteuererklärung ohne"}, {X: 345, Y: 421, Text: "4"},
+		{X: 388, Y: 421, Text: "Stk."}, {X: 436, Y: 421, Text: "172.921,00"}, {X: 507, Y: 421, Text: "818,00"},
+		{X: 147, Y: 435, Text: "Ermittlung der einzelnen Einkünfte für"},
+		{X: 84, Y: 469, Text: "2"}, {X: 105, Y: 469, Text: "28.06.24 §16 / Auslagenersatz für Post- und"}, {X: 345, Y: 469, Text: "0"},
+		{X: 388, Y: 469, Text: "Stk."}, {X: 446, Y: 469, Text: "252,21"}, {X: 507, Y: 469, Text: "20,00"},
+		{X: 400, Y: 560, Text: "Summe netto:"}, {X: 500, Y: 560, Text: "838,00 €"},
+	}
+	inv := parseInvoice(text, now, newLayout([]poppler.LayoutPage{page(pos...)}))
+	if len(inv.Lines) != 2 || inv.Lines[0].NetAmount.String() != "818.00" || inv.Lines[1].NetAmount.String() != "20.00" ||
+		!strings.Contains(inv.Lines[0].Item.Name, "Einkommensteuererklärung") || inv.Lines[0].Quantity.String() != "1" {
+		t.Errorf("lines %+v", inv.Lines)
+	}
+	// Positions whose fees do not add up to the net are not the lines.
+	wrong := strings.Replace(text, "838,00 €", "900,00 €", 1)
+	if inv := parseInvoice(wrong, now, newLayout([]poppler.LayoutPage{page(pos...)})); len(inv.Lines) != 0 {
+		t.Errorf("lines of a sum that does not fit: %+v", inv.Lines)
+	}
+}
+
+// TestOCRReadings: OCR's readings of a viewer's and a letter's party lines: a heading in
+// its box ("| Acheteur |") heads its block, a second label of two words ("Code Pays:")
+// ends the value on OCR's single-spaced line, and the periods OCR read for a sender
+// line's commas still make it a one-line address.
+func TestOCRReadings(t *testing.T) {
+	seller, buyer := partyBlocks([]string{
+		"Facture n° IOPOLE-jdz7fEbj4Va", "| Acheteur |",
+		"Nom de I'acheteur: LES COACHS SOLIDAIRES Code Pays: FR", "| Vendeur |",
+		"Nom du vendeur: COMPAGNIE TIRE PAS LA NAPPE Code Pays: FR", "| Données de facturation |",
+	})
+	if seller.name != "COMPAGNIE TIRE PAS LA NAPPE" || buyer.name != "LES COACHS SOLIDAIRES" {
+		t.Errorf("seller %q, buyer %q", seller.name, buyer.name)
+	}
+	if !oneLineAddress("Steuerberater Hartmut Ahtina. Heerstr. 50. 60488 Frankfurt") {
+		t.Error("a sender line with periods for commas is no one-line address")
+	}
+	if oneLineAddress("Dipl. Wirtschafts-Ing. Hartmut Ahting") {
+		t.Error("a title's periods make a one-line address")
+	}
+}
