@@ -93,15 +93,22 @@ func TestTwoColumnLetterhead(t *testing.T) {
 // page builds a layout page from placed texts, one word per text's word, 10 points high
 // and 5 points a letter wide.
 func page(texts ...testpdf.At) poppler.LayoutPage {
-	p := poppler.LayoutPage{Width: 595, Height: 842}
-	for _, t := range texts {
+	return layoutPage(texts, func(t testpdf.At) (ws []poppler.Word) {
 		x := t.X
-		var ws []poppler.Word
 		for _, w := range strings.Fields(t.Text) {
 			ws = append(ws, poppler.Word{Box: poppler.Box{X0: x, Y0: t.Y, X1: x + 5*float64(len([]rune(w))), Y1: t.Y + 10}, Text: w})
 			x += 5*float64(len([]rune(w))) + 3
 		}
-		p.Blocks = append(p.Blocks, poppler.Block{Lines: []poppler.Line{{Words: ws}}})
+		return ws
+	})
+}
+
+// layoutPage builds an A4 layout page of one poppler line per placed text, its words made
+// by words.
+func layoutPage(texts []testpdf.At, words func(testpdf.At) []poppler.Word) poppler.LayoutPage {
+	p := poppler.LayoutPage{Width: 595, Height: 842}
+	for _, t := range texts {
+		p.Blocks = append(p.Blocks, poppler.Block{Lines: []poppler.Line{{Words: words(t)}}})
 	}
 	return p
 }

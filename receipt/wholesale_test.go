@@ -81,10 +81,8 @@ func TestWholesaleViewerPage(t *testing.T) {
 // spacedPage is a page whose figures are drawn glyph by glyph: each character a word of its
 // own, their boxes touching, as poppler reads a generator that spaces its letters.
 func spacedPage(lines ...testpdf.At) poppler.LayoutPage {
-	p := poppler.LayoutPage{Width: 595, Height: 842}
-	for _, t := range lines {
+	return layoutPage(lines, func(t testpdf.At) (ws []poppler.Word) {
 		x := t.X
-		var ws []poppler.Word
 		for i, w := range strings.Fields(t.Text) {
 			if i > 0 {
 				x += 3 // a space
@@ -94,9 +92,8 @@ func spacedPage(lines ...testpdf.At) poppler.LayoutPage {
 				x += 4.45
 			}
 		}
-		p.Blocks = append(p.Blocks, poppler.Block{Lines: []poppler.Line{{Words: ws}}})
-	}
-	return p
+		return ws
+	})
 }
 
 // TestLetterSpacedFigures: glyphs whose boxes touch are one word ("1.000,00", not
