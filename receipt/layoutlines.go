@@ -223,9 +223,9 @@ func readTable(segs []segment, q int, comma, byPosition bool) (fitting, all []It
 			break
 		}
 		if byPosition {
-			if qty.holds(s) && !desc.holds(s) && !amount.holds(s) && nextPosition(s.text, len(anchors)+first) {
+			if n, ok := position(s.text); ok && qty.holds(s) && !desc.holds(s) && !amount.holds(s) && (len(anchors) == 0 || n == first+len(anchors)) {
 				if len(anchors) == 0 {
-					first, _ = strconv.Atoi(strings.TrimSuffix(s.text, "."))
+					first = n
 				}
 				anchors = append(anchors, j)
 			}
@@ -354,11 +354,11 @@ func readTable(segs []segment, q int, comma, byPosition bool) (fitting, all []It
 	return fitting, all, adjust
 }
 
-// nextPosition: s is the position number n ("3", "3."), or any first one (n == 0) up to
-// 999: a table numbers its rows one after the other.
-func nextPosition(s string, n int) bool {
-	v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "."))
-	return err == nil && v > 0 && v < 1000 && (n == 0 || v == n)
+// position reads a position number ("3", "3.") up to 999; a table numbers its rows one
+// after the other.
+func position(s string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "."))
+	return n, err == nil && n > 0 && n < 1000
 }
 
 // maxAdjustGap is the widest gap, in row heights, between the lines under a table's last
