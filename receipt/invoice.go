@@ -790,6 +790,9 @@ func setLines(inv *einvoice.Invoice, items []Item) bool {
 			price = money(it.Total.Value().Div(q.Value()))
 		}
 		line := einvoice.Line{ID: strconv.Itoa(i + 1), Quantity: q, Unit: "C62", NetAmount: it.Total, Price: einvoice.Price{Net: price, BaseQuantity: baseQuantity(q.Value(), price.Value(), it.Total.Value())}, Item: einvoice.Item{Name: it.Description}}
+		if line.Price.BaseQuantity.Valid() {
+			line.Price.BaseQuantityUnit = line.Unit // BT-150 in the quantity's unit, as PEPPOL's rules ask
+		}
 		if len(inv.VATBreakdown) == 1 {
 			line.VATCategory, line.VATRate = inv.VATBreakdown[0].Category, inv.VATBreakdown[0].Rate
 		}

@@ -73,7 +73,7 @@ func TestWholesaleViewerPage(t *testing.T) {
 		t.Fatalf("lines %+v", inv.Lines)
 	}
 	if one, hundred := inv.Lines[0], inv.Lines[1]; one.Price.BaseQuantity.Valid() || one.Price.Net.String() != "2.06" ||
-		hundred.Price.BaseQuantity.String() != "100" || hundred.Price.Net.String() != "49.29" || hundred.NetAmount.String() != "73.94" {
+		hundred.Price.BaseQuantity.String() != "100" || hundred.Price.BaseQuantityUnit != hundred.Unit || hundred.Price.Net.String() != "49.29" || hundred.NetAmount.String() != "73.94" {
 		t.Errorf("lines %+v", inv.Lines)
 	}
 }
