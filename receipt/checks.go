@@ -39,6 +39,28 @@ var vatRates = map[string][]string{
 	"GB": {"20", "5", "0"},
 }
 
+// formerRates are rates a country charged in a period that has ended, with its first and
+// last day ("" for a period whose start is long past): a receipt of 2007 from Switzerland
+// charges 7.6 %, one of 2005 from Germany 16 %. A receipt charges them only when dated in
+// their period (rateAllowed); a table's rows whose rate OCR lost are tried at the rates in
+// force (tableRates).
+var formerRates = map[string][]formerRate{
+	"DE": {{"16", "1998-04-01", "2006-12-31"}},
+	"AT": {{"5", "2020-07-01", "2021-12-31"}},
+	"CH": {{"8", "2011-01-01", "2017-12-31"}, {"7.6", "2001-01-01", "2010-12-31"}, {"2.4", "2001-01-01", "2010-12-31"}, {"3.6", "2001-01-01", "2010-12-31"}},
+	"FR": {{"19.6", "", "2013-12-31"}, {"7", "2012-01-01", "2013-12-31"}},
+	"NL": {{"19", "", "2012-09-30"}, {"6", "", "2018-12-31"}},
+	"IT": {{"21", "2011-09-17", "2013-09-30"}, {"20", "", "2011-09-16"}},
+	"ES": {{"18", "2010-07-01", "2012-08-31"}, {"8", "2010-07-01", "2012-08-31"}, {"16", "", "2010-06-30"}, {"7", "", "2010-06-30"}},
+	"PL": {{"22", "", "2010-12-31"}, {"7", "", "2010-12-31"}, {"3", "", "2010-12-31"}},
+	"CZ": {{"20", "2010-01-01", "2012-12-31"}, {"14", "2012-01-01", "2012-12-31"}},
+	"GB": {{"17.5", "", "2011-01-03"}, {"15", "2008-12-01", "2009-12-31"}},
+	"FI": {{"23", "2010-07-01", "2012-12-31"}, {"13", "2010-07-01", "2012-12-31"}, {"9", "2010-07-01", "2012-12-31"}, {"22", "", "2010-06-30"}, {"17", "", "2010-06-30"}, {"8", "", "2010-06-30"}},
+}
+
+// A formerRate is a rate and the days it held, as dates "YYYY-MM-DD" (from "" open).
+type formerRate struct{ rate, from, until string }
+
 // Check names.
 const (
 	CheckNetVAT     = "NET_PLUS_VAT_EQUALS_GROSS"
@@ -121,8 +143,14 @@ func Plausibility(r *Result, now time.Time) []Check {
 }
 
 // rateAllowed: Germany's 16 % and 5 % held only in the second half of 2020, and replaced
-// 19 % and 7 % then. An undated receipt allows every rate its country has had.
+// 19 % and 7 % then; a former rate held in its period (formerRates). An undated receipt
+// allows every rate its country has had.
 func rateAllowed(allowed []string, rate decimal.Decimal, country, date string) bool {
+	for _, f := range formerRates[country] {
+		if rate.Equal(decimal.RequireFromString(f.rate)) && (date == "" || date >= f.from && date <= f.until) {
+			return true
+		}
+	}
 	for _, a := range allowed {
 		if rate.Equal(decimal.RequireFromString(a)) {
 			if country != "DE" || date == "" {

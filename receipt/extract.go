@@ -477,16 +477,20 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 	// the background as a block of noise and loses the receipt's lines.
 	paper, found := findPaper(g)
 	if found {
-		g = crop(g, paper)
+		g = paper.cut(g)
 	}
 	q := assess(g)
 	if found {
-		q.Paper = &Box{X: paper.Min.X, Y: paper.Min.Y, Width: paper.Dx(), Height: paper.Dy()}
+		q.Paper = &Box{X: paper.box.Min.X, Y: paper.box.Min.Y, Width: paper.box.Dx(), Height: paper.box.Dy()}
 	}
 	if as == asReceipt {
 		g = halveLarge(g)
 	}
-	prepared, angle := prepare(g)
+	limit := maxSkew
+	if found {
+		limit = paper.skewLimit()
+	}
+	prepared, angle := prepare(g, limit)
 	q.Deskewed = angle
 	// A receipt is read by Tesseract binarised (binarize), the second engine and a vision
 	// model see it in grey. An invoice's page is read in grey: on the invoice scans

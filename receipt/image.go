@@ -231,20 +231,20 @@ func scale(g *image.Gray, f float64) *image.Gray {
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			out.Pix[y*out.Stride+x] = sample(g, (float64(x)+0.5)/f-0.5, (float64(y)+0.5)/f-0.5)
+			out.Pix[y*out.Stride+x] = sample(g, (float64(x)+0.5)/f-0.5, (float64(y)+0.5)/f-0.5, 255)
 		}
 	}
 	return out
 }
 
-// sample reads g at a fractional position, white outside.
-func sample(g *image.Gray, fx, fy float64) uint8 {
+// sample reads g at a fractional position, fill outside.
+func sample(g *image.Gray, fx, fy float64, fill uint8) uint8 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	x0, y0 := int(math.Floor(fx)), int(math.Floor(fy))
 	ax, ay := fx-float64(x0), fy-float64(y0)
 	at := func(x, y int) float64 {
 		if x < 0 || y < 0 || x >= w || y >= h {
-			return 255
+			return float64(fill)
 		}
 		return float64(g.Pix[y*g.Stride+x])
 	}
@@ -254,7 +254,10 @@ func sample(g *image.Gray, fx, fy float64) uint8 {
 
 // rotate turns g by deg degrees counter-clockwise about its centre, keeping its size and
 // filling with white.
-func rotate(g *image.Gray, deg float64) *image.Gray {
+func rotate(g *image.Gray, deg float64) *image.Gray { return rotateFill(g, deg, 255) }
+
+// rotateFill is rotate filling with grey fill.
+func rotateFill(g *image.Gray, deg float64, fill uint8) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	sin, cos := math.Sincos(deg * math.Pi / 180)
@@ -262,7 +265,7 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			dx, dy := float64(x)-cx, float64(y)-cy
-			out.Pix[y*out.Stride+x] = sample(g, cos*dx-sin*dy+cx, sin*dx+cos*dy+cy)
+			out.Pix[y*out.Stride+x] = sample(g, cos*dx-sin*dy+cx, sin*dx+cos*dy+cy, fill)
 		}
 	}
 	return out
@@ -302,7 +305,13 @@ func turn(g *image.Gray, deg int) *image.Gray {
 
 // skew finds the small angle (±6°) that lines of text lie at: the angle at which the
 // rows of a binarised thumbnail are most unequal (text rows dark, gaps white).
-func skew(g *image.Gray) float64 {
+func skew(g *image.Gray) float64 { return skewWithin(g, maxSkew) }
+
+// maxSkew is the largest angle skew looks for.
+const maxSkew = 6.0
+
+// skewWithin is skew looking within ±limit degrees.
+func skewWithin(g *image.Gray, limit float64) float64 {
 	s := shrink(g, 600)
 	w, h := s.Rect.Dx(), s.Rect.Dy()
 	type pt struct{ x, y float64 }
@@ -335,7 +344,7 @@ func skew(g *image.Gray) float64 {
 		return sum
 	}
 	best, bestScore := 0.0, score(0)
-	for deg := -6.0; deg <= 6.0; deg += 0.5 {
+	for deg := -limit; deg <= limit; deg += 0.5 {
 		if sc := score(deg); sc > bestScore*1.02 {
 			best, bestScore = deg, sc
 		}
@@ -375,12 +384,12 @@ func halveLarge(g *image.Gray) *image.Gray {
 
 // prepare makes an image ready for OCR: small images are enlarged (Tesseract needs about
 // 20 px per line of text; enlarging larger scans measured no better on the corpus), skewed
-// ones straightened.
-func prepare(g *image.Gray) (*image.Gray, float64) {
+// ones straightened, by at most limit degrees.
+func prepare(g *image.Gray, limit float64) (*image.Gray, float64) {
 	if w := g.Rect.Dx(); w < 600 {
 		g = scale(g, math.Min(3, 1200/float64(w)))
 	}
-	a := skew(g)
+	a := skewWithin(g, limit)
 	if math.Abs(a) >= 0.5 {
 		g = rotate(g, a)
 	}
@@ -415,241 +424,6 @@ func compactPNG(b []byte) []byte {
 		return b
 	}
 	return buf.Bytes()
-}
-
-// findPaper finds the receipt on a larger scan: a flatbed page or a photo shows the paper
-// brighter than what it lies on. It answers the paper's box in g's pixels, and false when
-// the paper fills the image already (a cropped scan, a page) or no paper stands out.
-//
-// The image is shrunk until a pixel covers about a millimetre, so text on the paper averages
-// into its brightness. Otsu's threshold splits it into bright and dark; the largest bright
-// region's box is the candidate. The split repeats inside that box, because a scan may show
-// the paper on cardboard on a dark lid: each round peels one background away, until the
-// bright region fills its box (the paper itself, whose text is all that is left dark).
-func findPaper(g *image.Gray) (image.Rectangle, bool) {
-	const side = 300
-	s := shrink(g, side)
-	w, h := s.Rect.Dx(), s.Rect.Dy()
-	if w < 20 || h < 20 {
-		return image.Rectangle{}, false
-	}
-	box := image.Rect(0, 0, w, h)
-	var paperT uint8 // the threshold the paper's box was split at
-	for range 4 {
-		t, sep := otsu(s, box)
-		// Paper and what it lies on differ by 43 grey levels and more on the scans measured;
-		// a receipt's own shading (a grey print, a fold) stays under 37. Below 40 the box is
-		// kept as it is: reading a little background costs less than cutting the paper.
-		if sep < 40 {
-			break
-		}
-		region, area := largestBright(s, box, t)
-		if area < w*h/40 || region == box {
-			break // a speck, or nothing left to peel
-		}
-		// What was dark around the region is background; dark inside it is the paper's
-		// print (text, a logo), and then the region is the paper already.
-		inside, outside := 0, 0
-		for y := box.Min.Y; y < box.Max.Y; y++ {
-			for x := box.Min.X; x < box.Max.X; x++ {
-				if s.Pix[y*s.Stride+x] < t {
-					if image.Pt(x, y).In(region) {
-						inside++
-					} else {
-						outside++
-					}
-				}
-			}
-		}
-		if outside <= inside {
-			break
-		}
-		box, paperT = region, t
-	}
-	if paperT > 0 {
-		box = extendPaper(s, box, paperT)
-	}
-	if box.Dx()*box.Dy() > w*h*85/100 {
-		return image.Rectangle{}, false
-	}
-	// Back to g's pixels, a little wider than the region so that no text at its edge is cut.
-	fx, fy := float64(g.Rect.Dx())/float64(w), float64(g.Rect.Dy())/float64(h)
-	r := image.Rect(int(float64(box.Min.X-1)*fx), int(float64(box.Min.Y-1)*fy), int(float64(box.Max.X+1)*fx), int(float64(box.Max.Y+1)*fy))
-	return r.Intersect(image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy())), true
-}
-
-// Bounds of extendPaper, in pixels of the shrunken image (about a millimetre each).
-const (
-	// paperRowShare: a row across the paper's columns this bright is paper (its print
-	// averages out at a millimetre a pixel).
-	paperRowShare = 0.5
-	// bandRowShare: a row this bright is no background (which has none), but may be a dark
-	// band across the paper (a barcode, a black bar) with the paper's margins beside it.
-	bandRowShare = 0.1
-	// maxBand: the widest dark band bridged; a receipt's barcode is 1 to 2 cm high.
-	maxBand = 30
-)
-
-// extendPaper widens the paper's box up and down over a dark band across the paper (a
-// barcode), when paper follows beyond it: the band splits the bright region, and the part
-// beyond it (a Lidl receipt's date line under its barcode) is too small to join it in
-// largestBright. Rows are judged across the box's columns at threshold t, not eroded: the
-// background has no bright pixel there, a band still shows the paper's margins.
-func extendPaper(g *image.Gray, box image.Rectangle, t uint8) image.Rectangle {
-	share := func(y int) float64 {
-		n := 0
-		for x := box.Min.X; x < box.Max.X; x++ {
-			if g.Pix[y*g.Stride+x] >= t {
-				n++
-			}
-		}
-		return float64(n) / float64(max(1, box.Dx()))
-	}
-	// edge walks from row y in step dir and answers the last paper row it reaches through
-	// bands, or -1 when none lies beyond the box.
-	edge := func(y, dir int) int {
-		last, band := -1, 0
-		for ; y >= g.Rect.Min.Y && y < g.Rect.Max.Y; y += dir {
-			switch v := share(y); {
-			case v >= paperRowShare:
-				last, band = y, 0
-			case v >= bandRowShare && band < maxBand:
-				band++
-			default:
-				return last
-			}
-		}
-		return last
-	}
-	if y := edge(box.Max.Y, 1); y >= 0 {
-		box.Max.Y = y + 1
-	}
-	if y := edge(box.Min.Y-1, -1); y >= 0 {
-		box.Min.Y = y
-	}
-	return box
-}
-
-// otsu is the threshold that best splits the grey levels inside box into two classes, and
-// how far apart the two classes' means are.
-func otsu(g *image.Gray, box image.Rectangle) (uint8, float64) {
-	var hist [256]int
-	n := 0
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		for x := box.Min.X; x < box.Max.X; x++ {
-			hist[g.Pix[y*g.Stride+x]]++
-			n++
-		}
-	}
-	var total float64
-	for i, c := range hist {
-		total += float64(i * c)
-	}
-	var best float64
-	var t uint8
-	var sep float64
-	var wb, sumB float64
-	for i, c := range hist {
-		wb += float64(c)
-		if wb == 0 {
-			continue
-		}
-		wf := float64(n) - wb
-		if wf == 0 {
-			break
-		}
-		sumB += float64(i * c)
-		mb, mf := sumB/wb, (total-sumB)/wf
-		if v := wb * wf * (mb - mf) * (mb - mf); v > best {
-			best, t, sep = v, uint8(i), mf-mb
-		}
-	}
-	return t + 1, sep
-}
-
-// largestBright is the box of the largest 4-connected region of pixels at or above t inside
-// box, and its size in pixels. The bright mask is eroded first, so that a thin bright seam
-// (the scanner's edge, a sheet's rim) does not join the paper to what it lies on; the box is
-// widened again by as much. A black band across the paper (a logo, a barcode) cuts it in
-// parts: bright regions above and below that span the same columns belong to it.
-func largestBright(g *image.Gray, box image.Rectangle, t uint8) (image.Rectangle, int) {
-	const erode = 2
-	w, h := box.Dx(), box.Dy()
-	mask := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			mask[y*w+x] = g.Pix[(box.Min.Y+y)*g.Stride+box.Min.X+x] >= t
-		}
-	}
-	// A pixel stays bright when every pixel within erode of it is: rows, then columns.
-	across := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			ok := true
-			for d := max(0, x-erode); d <= min(w-1, x+erode) && ok; d++ {
-				ok = mask[y*w+d]
-			}
-			across[y*w+x] = ok
-		}
-	}
-	for y := range h {
-		for x := range w {
-			ok := true
-			for d := max(0, y-erode); d <= min(h-1, y+erode) && ok; d++ {
-				ok = across[d*w+x]
-			}
-			mask[y*w+x] = ok
-		}
-	}
-	seen := make([]bool, w*h)
-	type part struct {
-		r image.Rectangle
-		n int
-	}
-	var parts []part
-	best := -1
-	var stack []image.Point
-	for y := range h {
-		for x := range w {
-			if seen[y*w+x] || !mask[y*w+x] {
-				continue
-			}
-			seen[y*w+x] = true
-			r := image.Rect(x, y, x+1, y+1)
-			n := 0
-			stack = append(stack[:0], image.Pt(x, y))
-			for len(stack) > 0 {
-				p := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				n++
-				r = r.Union(image.Rect(p.X, p.Y, p.X+1, p.Y+1))
-				for _, d := range [4]image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-					q := p.Add(d)
-					if q.X < 0 || q.Y < 0 || q.X >= w || q.Y >= h || seen[q.Y*w+q.X] || !mask[q.Y*w+q.X] {
-						continue
-					}
-					seen[q.Y*w+q.X] = true
-					stack = append(stack, q)
-				}
-			}
-			parts = append(parts, part{r, n})
-			if best < 0 || n > parts[best].n {
-				best = len(parts) - 1
-			}
-		}
-	}
-	if best < 0 {
-		return image.Rectangle{}, 0
-	}
-	main := parts[best]
-	bestN := main.n
-	for _, p := range parts {
-		overlap := min(p.r.Max.X, main.r.Max.X) - max(p.r.Min.X, main.r.Min.X)
-		if p.n >= main.n/50 && 10*overlap >= 8*max(p.r.Dx(), main.r.Dx()) {
-			main.r = main.r.Union(p.r)
-		}
-	}
-	return main.r.Inset(-erode).Add(box.Min).Intersect(box), bestN
 }
 
 // clone copies g into a new image whose origin is (0, 0).

@@ -140,11 +140,11 @@ func FuzzImage(f *testing.F) {
 		if g.Rect.Dx()*g.Rect.Dy() < 5_000_000 {
 			assess(g)
 			skew(g)
-			if r, ok := findPaper(g); ok {
-				if !r.In(g.Rect) || r.Empty() {
-					t.Errorf("paper %v outside the image %v", r, g.Rect)
+			if p, ok := findPaper(g); ok {
+				if !p.box.In(g.Rect) || p.box.Empty() {
+					t.Errorf("paper %v outside the image %v", p.box, g.Rect)
 				}
-				crop(g, r)
+				p.cut(g)
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,8 +28,8 @@ func TestFindPaper(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r, ok := findPaper(g); ok {
-			t.Errorf("%s: a cropped scan is cut to %v of %v", filepath.Base(f), r, g.Rect)
+		if p, ok := findPaper(g); ok {
+			t.Errorf("%s: a cropped scan is cut to %v of %v", filepath.Base(f), p.box, g.Rect)
 		}
 		for _, seed := range []string{f, f + "/2"} {
 			page, at, err := flatbed.Place(data, seed)
@@ -39,7 +40,8 @@ func TestFindPaper(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, ok := findPaper(pg)
+			p, ok := findPaper(pg)
+			r := p.box
 			bg := flatbed.Background(seed)
 			switch {
 			case !ok && bg < 200:
@@ -72,8 +74,8 @@ func TestFindPaper(t *testing.T) {
 			}
 		}
 	}
-	if r, ok := findPaper(page); ok {
-		t.Errorf("a text page is cut to %v", r)
+	if p, ok := findPaper(page); ok {
+		t.Errorf("a text page is cut to %v", p.box)
 	}
 }
 
@@ -117,7 +119,8 @@ func TestPaperPastBarcode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := findPaper(g)
+	p, ok := findPaper(g)
+	r := p.box
 	switch {
 	case !ok:
 		t.Errorf("the receipt at %v is not found", at)
@@ -138,5 +141,59 @@ func TestPaperPastBarcode(t *testing.T) {
 	fill(20, 115, 80, 150, 60) // no paper under the band
 	if got := extendPaper(s, image.Rect(20, 20, 80, 100), 150); got != image.Rect(20, 20, 80, 100) {
 		t.Errorf("a band at the paper's end: box %v, want (20,20)-(80,100)", got)
+	}
+}
+
+// TestPaperAskewOnWood: a receipt photographed turned 14° on a table whose grain is as dark
+// as print is found by its outline (its box holds as much wood as paper), cut out with the
+// wood around it painted in the paper's grey, and turned upright: its text rows lie level.
+func TestPaperAskewOnWood(t *testing.T) {
+	for _, deg := range []float64{14, -12} {
+		const w, h, pw, ph = 900, 1200, 380, 700
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		sin, cos := math.Sincos(deg * math.Pi / 180)
+		for y := range h {
+			for x := range w {
+				// The paper's own coordinates: turned back about the image's centre.
+				dx, dy := float64(x-w/2), float64(y-h/2)
+				u, v := cos*dx-sin*dy+pw/2, sin*dx+cos*dy+ph/2
+				switch {
+				case u < 0 || v < 0 || u >= pw || v >= ph:
+					// Wood: grain along the image's x axis, dark streaks and light ones.
+					g.Pix[y*g.Stride+x] = uint8(95 + 40*math.Sin(float64(y)/3+math.Sin(float64(x)/40)))
+				case u >= 30 && u < pw-30 && int(v)%28 < 9 && v >= 40 && v < ph-40 && int(u)%23 < 17:
+					g.Pix[y*g.Stride+x] = 40 // a row of print, glyphs with gaps
+				default:
+					g.Pix[y*g.Stride+x] = 225
+				}
+			}
+		}
+		p, ok := findPaper(g)
+		if !ok {
+			t.Errorf("%v°: the paper is not found", deg)
+			continue
+		}
+		if math.Abs(math.Abs(p.tilt)-math.Abs(deg)) > 1.5 {
+			t.Errorf("%v°: tilt %.1f", deg, p.tilt)
+		}
+		c := p.cut(g)
+		if a := skew(c); math.Abs(a) > 1 {
+			t.Errorf("%v°: the cut paper's rows lie at %.1f°", deg, a)
+		}
+		// No wood is left in the corners of the paper's box: they are painted in its grey.
+		cw, ch := c.Rect.Dx()/12, c.Rect.Dy()/12
+		for _, at := range []image.Point{{0, 0}, {c.Rect.Dx() - cw, 0}, {0, c.Rect.Dy() - ch}, {c.Rect.Dx() - cw, c.Rect.Dy() - ch}} {
+			dark := 0
+			for y := at.Y; y < at.Y+ch; y++ {
+				for x := at.X; x < at.X+cw; x++ {
+					if c.Pix[y*c.Stride+x] < 150 {
+						dark++
+					}
+				}
+			}
+			if dark > cw*ch/20 {
+				t.Errorf("%v°: the corner at %v is %d of %d pixels dark (wood left)", deg, at, dark, cw*ch)
+			}
+		}
 	}
 }

@@ -91,8 +91,9 @@ type parser struct {
 	tendered, change decimal.Decimal // cash given and change returned, when both are printed
 
 	// paid are the amounts a card paid and cash less its change; addsUp the sums of an
-	// amount before tax and a tax's sum ("Subtotal $16.35", "Total Tax $1.08"): the lines
-	// that bear out a total other than by naming it (supported).
+	// amount before tax and a tax's sum ("Subtotal $16.35", "Total Tax $1.08") and the
+	// differences of a sum before discounts and the discounts' sum: the lines that bear out
+	// a total other than by naming it (supported).
 	paid, addsUp []decimal.Decimal
 
 	buyerVATID string // the buyer's VAT id, read with the issuer's (vatIDsByParty)
@@ -275,7 +276,11 @@ var totalWords = []struct {
 // larger figure.
 var (
 	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
-	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|line\s+total|positionssumme`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|line\s+total|positionssumme|avant\s+remises?`)
+	// discountSumRE is the sum of a receipt's discounts ("TOTAL REMISE IMMEDIATE 14,18-",
+	// "TOTAL DES AVANTAGES DU JOUR", "Summe Rabatt"): no amount paid; the sum before the
+	// discounts ("TOTAL AVANT REMISES 33,09", beforeTaxRE) less it is.
+	discountSumRE = lazyre.New(`(?:total|summe|gesamt)\s+(?:des\s+)?(?:remises?|avantages|r[ée]ductions?|rabatt\pL*|nachlass|discounts?|savings)\b|remise\s+imm[ée]diate`)
 	// rateSumRE is one rate's sum in the words of GST invoices ("Total 0% supplies: 11.68",
 	// "Total zero-rated supplies"), whose rate OCR misreads as letters ("Total Ok supplies",
 	// "Total @% supplies"): it names no amount paid, however often the page repeats it.
@@ -317,7 +322,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 	}
 	var cash, change, rounding decimal.Decimal
-	var cards, totals, before, taxes []decimal.Decimal
+	var cards, totals, before, taxes, discounts []decimal.Decimal
 	for i, l := range p.lower {
 		// "Total TTC 38 400,00 €" as OCR sets it: the groups at a line's end are one figure.
 		as := amounts(joinGroups(p.lines[i], groupedEndRE))
@@ -326,6 +331,8 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			switch {
 			case taxSumRE.MatchString(l):
 				taxes = append(taxes, v.Abs())
+			case discountSumRE.MatchString(l):
+				discounts = append(discounts, v.Abs())
 			case beforeTaxRE.MatchString(l):
 				before = append(before, v.Abs())
 			}
@@ -360,8 +367,8 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 		for _, w := range totalWords {
 			if w.re.MatchString(l) {
-				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || rateSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) {
-					break // MwSt-Betrag, Netto-Betrag, Total GST, Sub-total
+				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || rateSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) || discountSumRE.MatchString(l) {
+					break // MwSt-Betrag, Netto-Betrag, Total GST, Sub-total, Total remises
 				}
 				if len(as) >= 2 && taxRE.MatchString(strings.Join(p.lower[max(0, i-3):i], " ")) {
 					// The total row of a VAT table under its rows ("Total: 12.50 0.75"): its
@@ -408,6 +415,11 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		for _, t := range taxes[:min(len(taxes), maxTaxAmounts)] {
 			if t.Sign() > 0 && t.LessThan(b) {
 				p.addsUp = append(p.addsUp, b.Add(t))
+			}
+		}
+		for _, d := range discounts[:min(len(discounts), maxTaxAmounts)] {
+			if d.Sign() > 0 && d.LessThan(b) {
+				p.addsUp = append(p.addsUp, b.Sub(d))
 			}
 		}
 	}
@@ -958,6 +970,13 @@ func plausibleRate(r decimal.Decimal) bool {
 	for _, rates := range vatRates {
 		for _, x := range rates {
 			if r.Equal(decimal.RequireFromString(x)) {
+				return true
+			}
+		}
+	}
+	for _, rates := range formerRates {
+		for _, f := range rates {
+			if r.Equal(decimal.RequireFromString(f.rate)) {
 				return true
 			}
 		}

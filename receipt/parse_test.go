@@ -526,3 +526,50 @@ func TestMoreChains(t *testing.T) {
 		}
 	}
 }
+
+// TestFormerRates: a receipt charges the rates in force on its day. A Swiss hotel's bill of
+// 2009 at 7.6 % (the rate until 2010) gives its VAT line and passes the rate check; the
+// same rate on a bill of 2020 fails it, as Germany's 16 % does in 2021 and not in 2005.
+func TestFormerRates(t *testing.T) {
+	text := "Berghaus Alpenblick\nRech.Nr. 812 14.08.2009/12:41:03\n2xKaffee à 4.20 CHF 8.40\n1xRösti à 16.50 CHF 16.50\nTotal : CHF 24.90\nIncl. 7.6% MwSt 24.90 CHF: 1.76\nMwSt Nr.: 512 447"
+	r := Parse(text, now)
+	if len(r.VAT) != 1 || r.VAT[0].Rate.String() != "7.6" || r.VAT[0].Gross.String() != "24.90" || r.VAT[0].VAT.String() != "1.76" {
+		t.Fatalf("VAT %+v", r.VAT)
+	}
+	rateCheck := func(r *Result) bool {
+		finish(r, now)
+		for _, c := range r.Checks {
+			if c.Name == CheckRates {
+				return c.Passed
+			}
+		}
+		t.Fatalf("no rate check in %+v", r.Checks)
+		return false
+	}
+	if r.Country != "CH" || !rateCheck(r) {
+		t.Errorf("country %s, checks %+v", r.Country, r.Checks)
+	}
+	if r := Parse(strings.Replace(text, "14.08.2009", "14.08.2020", 1), now); rateCheck(r) {
+		t.Errorf("7.6 %% allowed in 2020: %+v", r.Checks)
+	}
+	for date, want := range map[string]bool{"2005-03-01": true, "2021-03-01": false, "2020-09-01": true, "2019-09-01": false} {
+		if got := rateAllowed(vatRates["DE"], decimal.RequireFromString("16"), "DE", date); got != want {
+			t.Errorf("16 %% in Germany on %s: %v", date, got)
+		}
+	}
+}
+
+// TestDiscountSums: a French hypermarket's receipt prints the sum before its discounts, the
+// discounts' sum twice, and the amount to pay. The discounts' sums name no total (read as
+// totals, 14,18 outvoted a misread "TOTAL A PATER"), and the sum less the discounts bears
+// out the amount to pay.
+func TestDiscountSums(t *testing.T) {
+	text := "HYPERMARCHE\n13 ARTICLES TOTAL AVANT REMISES 33,09\nTOTAL REMISE IMMEDIATE 14,18-\nTOTAL DES AVANTAGES DU JOUR 14,18-\n3 ARTICLES TOTAL A PATER 18,91\nBon d'achat 18,91"
+	r, p := parse(text, now, asReceipt, nil)
+	if r.Data.Gross.String() != "18.91" {
+		t.Errorf("total %s, want 18.91", r.Data.Gross)
+	}
+	if !supported(r, p, decimal.RequireFromString("18.91")) || supported(r, p, decimal.RequireFromString("48.91")) {
+		t.Errorf("adds up to %v", p.addsUp)
+	}
+}
