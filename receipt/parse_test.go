@@ -573,3 +573,15 @@ func TestDiscountSums(t *testing.T) {
 		t.Errorf("adds up to %v", p.addsUp)
 	}
 }
+
+// TestPolishLegalFormMisread: a Polish company's "Sp. z o.o." as OCR reads it in capitals
+// and with a comma ("Sp. Z 0.0,", "SP. Z O.O.") names the issuer; items' lines under it
+// do not.
+func TestPolishLegalFormMisread(t *testing.T) {
+	for _, first := range []string{"AL Capone Sp. Z 0.0,", "KWIATEK SP. Z O.O."} {
+		text := first + "\n33-171 Plesna 266\nNIP 8733249430\n2020-05-14 16:42 418173\nPARAGON FISKALNY\nBrowar Incognito Salvador Sabro Hazy IPA\n1szt x10,49 10,49A\nSPRZEDAZ OPODATKOWANA A 10,49\nPTU A 23,00 % 1,96\nSUMA PLN 10,49"
+		if r := Parse(text, now); r.Data.Issuer != first {
+			t.Errorf("issuer %q, want %q", r.Data.Issuer, first)
+		}
+	}
+}
