@@ -262,25 +262,7 @@ func largestBright(g *image.Gray, box image.Rectangle, t uint8) (image.Rectangle
 		}
 	}
 	// A pixel stays bright when every pixel within erode of it is: rows, then columns.
-	across := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			ok := true
-			for d := max(0, x-erode); d <= min(w-1, x+erode) && ok; d++ {
-				ok = mask[y*w+d]
-			}
-			across[y*w+x] = ok
-		}
-	}
-	for y := range h {
-		for x := range w {
-			ok := true
-			for d := max(0, y-erode); d <= min(h-1, y+erode) && ok; d++ {
-				ok = across[d*w+x]
-			}
-			mask[y*w+x] = ok
-		}
-	}
+	mask = erodeAlong(erodeAlong(mask, w, h, erode, 1, 0), w, h, erode, 0, 1)
 	label := make([]int32, w*h) // a pixel's region, 1-based; 0 is dark or not yet seen
 	type part struct {
 		r image.Rectangle
@@ -348,6 +330,24 @@ func largestBright(g *image.Gray, box image.Rectangle, t uint8) (image.Rectangle
 		}
 	}
 	return main.r.Inset(-erode).Add(box.Min).Intersect(box), bestN, rows
+}
+
+// erodeAlong is mask (w × h) with a pixel kept set when every pixel within r of it in the
+// direction (dx, dy), a row (1, 0) or a column (0, 1), is set.
+func erodeAlong(mask []bool, w, h, r, dx, dy int) []bool {
+	out := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			ok := true
+			for d := -r; d <= r && ok; d++ {
+				if px, py := x+d*dx, y+d*dy; px >= 0 && py >= 0 && px < w && py < h {
+					ok = mask[py*w+px]
+				}
+			}
+			out[y*w+x] = ok
+		}
+	}
+	return out
 }
 
 // brightErode: largestBright's erosion, in pixels of the shrunken image (millimetres).
