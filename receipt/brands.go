@@ -330,8 +330,21 @@ func misreadBrand(lower string) (*brand, int) {
 			if strings.TrimSpace(lower[lineStart:start]) == "" && legalLine(lower[lineStart:]) {
 				shortest = minMisreadLegal
 			}
+			// The word and the next one on its line, for a brand of two words ("MEDIA
+			// HARKT" for MediaMarkt).
+			pair := ""
+			if r == ' ' && i < len(lower) {
+				rest := lower[i+1:]
+				if end := strings.IndexFunc(rest+" ", func(r rune) bool { return r < 'a' || r > 'z' }); end > 0 {
+					pair = word + rest[:end]
+				}
+			}
 			for j := range brands {
-				if p := brands[j].pattern; len(p) >= shortest && plainWord(p) && (len(p) == len(word) && oneApart(p, word) || shortest == minMisreadBrand && oneSplit(p, word)) {
+				p := brands[j].pattern
+				if len(p) >= shortest && plainWord(p) && (len(p) == len(word) && oneApart(p, word) || shortest == minMisreadBrand && oneSplit(p, word)) {
+					return &brands[j], start
+				}
+				if two, ok := twoWords(p); ok && len(two) == len(pair) && oneApart(two, pair) {
 					return &brands[j], start
 				}
 			}
@@ -348,6 +361,17 @@ func misreadBrand(lower string) (*brand, int) {
 func legalLine(lower string) bool {
 	l, _, _ := strings.Cut(lower, "\n")
 	return legalRE.MatchString(strings.ToUpper(l))
+}
+
+// twoWords is a brand's pattern of two words ("leroy merlin", `media\s?markt`) as their
+// letters run together, when they are minMisreadBrand letters or more.
+func twoWords(p string) (string, bool) {
+	for _, sep := range []string{`\s?`, " "} {
+		if a, b, ok := strings.Cut(p, sep); ok && a != "" && b != "" && plainWord(a) && plainWord(b) && len(a)+len(b) >= minMisreadBrand {
+			return a + b, true
+		}
+	}
+	return "", false
 }
 
 func plainWord(s string) bool {

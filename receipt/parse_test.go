@@ -280,18 +280,22 @@ func brandName(text string) string {
 }
 
 // TestMisreadBrand: a brand's name with one letter misread, or parted into two, names it
-// when no brand is read right; a short name, or one two letters apart, does not.
+// when no brand is read right, also a brand of two words; a short name, or one two letters
+// apart, does not.
 func TestMisreadBrand(t *testing.T) {
 	for text, want := range map[string]string{
 		"I (lf Thom we\nMerktkauf Lehr\nSUMME 28,81\nwww merktkauf-lahr de": "Marktkauf",
-		"Rossmenn\nTotal 1,95":                         "Rossmann",
-		"Hombech Baumarkt\nSumme 152,00":               "",
-		"Tkea\nSumme 134,39":                           "",
-		"TKEA Deutschland GmbH & Co. KG\nSumme 134,39": "IKEA",    // a legal name's first word
-		"Kauf bei Tkea GmbH\nSumme 134,39":             "",        // not the first word
-		"Tkea Deutschland\nSumme 134,39":               "",        // no legal form
-		"a BAUHIAUS |\nSumme in EUR 298,93":            "BAUHAUS", // the H parted into "HI"
-		"BAUHXAUS\nSumme 298,93":                       "",        // no stroke of a letter
+		"Rossmenn\nTotal 1,95":                           "Rossmann",
+		"Hombech Baumarkt\nSumme 152,00":                 "",
+		"Tkea\nSumme 134,39":                             "",
+		"TKEA Deutschland GmbH & Co. KG\nSumme 134,39":   "IKEA",       // a legal name's first word
+		"Kauf bei Tkea GmbH\nSumme 134,39":               "",           // not the first word
+		"Tkea Deutschland\nSumme 134,39":                 "",           // no legal form
+		"a BAUHIAUS |\nSumme in EUR 298,93":              "BAUHAUS",    // the H parted into "HI"
+		"BAUHXAUS\nSumme 298,93":                         "",           // no stroke of a letter
+		"MEDIA HARKT POLSKA SP. Z O.O.\nSUMA PLN 157,60": "MediaMarkt", // a brand of two words
+		"LEROY MERLAN\nTOTAL 12,00":                      "Leroy Merlin",
+		"MEDIA HARKET\nSumme 12,00":                      "", // a letter too many
 	} {
 		if got := brandName(text); got != want {
 			t.Errorf("%q: brand %q, want %q", text, got, want)
