@@ -117,8 +117,18 @@ func (e *Extractor) Extract(ctx context.Context, data []byte, filename string) (
 	}
 	r, p := parse(text, e.now(), asReceipt, scan.lines())
 	r.OCREngine = ocrEngine(src)
-	if src == "OCR" && e.Second != nil && unsettled(r, p, e.now()) {
-		e.secondReading(ctx, r, p, secondImage(image, scan, r, e.now()))
+	if src == "OCR" && e.Second != nil {
+		switch {
+		case unsettled(r, p, e.now()):
+			e.secondReading(ctx, r, p, secondImage(image, scan, r, e.now(), false))
+		case r.Confidence.Issuer < legalIssuer:
+			// Only a line that reads like a name names the issuer, or none does: the second
+			// engine reads the header's rows alone (a logo's letters, a legal form that
+			// Tesseract misread).
+			if img := secondImage(image, scan, r, e.now(), true); img != nil {
+				e.secondReading(ctx, r, p, img)
+			}
+		}
 	}
 	r.Image = image
 	if kind == KindImage && viewable(data) {
@@ -252,7 +262,7 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 	if s.Data.Date != "" && (r.Data.Date == "" || !datePlausible(r.Data.Date, r.VAT, r.Country, e.now()) && datePlausible(s.Data.Date, r.VAT, r.Country, e.now())) {
 		r.Data.Date, r.Data.Time, r.Confidence.Date = s.Data.Date, s.Data.Time, s.Confidence.Date
 	}
-	if r.Data.Issuer == "" && s.Data.Issuer != "" {
+	if s.Data.Issuer != "" && (r.Data.Issuer == "" || s.Confidence.Issuer > r.Confidence.Issuer) {
 		r.Issuer, r.Data.Issuer, r.Confidence.Issuer = s.Issuer, s.Data.Issuer, s.Confidence.Issuer
 	}
 }

@@ -1543,7 +1543,7 @@ var (
 	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
 	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
 	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
-	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)|(?i:\bsp\.\s?[z2]\s?[o0][.,]\s?[o0][.,])`)
+	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)|(?i:\bsp\.\s?[z27]\s?[o0][.,]\s?[o0](?:[.,]|\s|$))`)
 	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b|paragon|p[a-z]r[a-z]g[o0]n\b|fiskalny|goods\s+sold|\S{2,4}\s+invoice\b)`)
 )
 
@@ -1611,11 +1611,14 @@ var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?
 // into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU"; it puts a photo's edge before
 // the line ("J SPRZEDAZ") and marks between the rate and the tax ("PTU C 5,00 x . 0,99").
 var (
-	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*?\s*(?:p[tij]u\s*)?([a-g]):?\s+-?\d`)
+	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*?[.\s]\s*(?:p[tij]u\s*)?([a-g]):?\s+-?\d`)
 	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|p[tij]?u\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
 	// ptuSummaryRE is a line of that summary however OCR misread it ("Sprzed. opod. PUA,
 	// © 0715,56", "Kuota A 23,008"): a receipt that prints one has a VAT table to read.
-	ptuSummaryRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:s\S{1,7}\s*opod|k[wuv]ota\s+(?:p[tij]u\s+)?[a-g]\b|(?:suma\s+)?p[tij]u\s+[a-g]?\s*\d)`)
+	// ptuBareSaleRE is a sales line whose letter OCR lost ("SPRZEDAZ OPODAIKOWANA 66,19"); the
+// letter of ptuSaleRE stands apart from the word before it, not as its last letter.
+	ptuBareSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*\s+-?\d`)
+	ptuSummaryRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:s\S{1,7}\s*opod|k[wuv]ota\s+(?:p[tij]u\s+)?[a-g]\b|(?:suma\s+)?p[tij]u\s+[a-g]?\s*\d)`)
 	// ptuGluedRE is the summary's last figure with the letter that follows it read as a
 	// digit ("2,24B" as "2,248", "12,00 A" as "12.004").
 	ptuGluedRE = lazyre.New(`(\d{1,6}[.,]\d{2})\d\W{0,3}$`)
@@ -1629,6 +1632,7 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 	type letter struct {
 		gross, tax, rate decimal.Decimal
 		sale, taxed      bool
+		taxAt            int // the tax line's index
 	}
 	var order []string
 	byLetter := map[string]*letter{}
@@ -1640,7 +1644,13 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		}
 		return byLetter[c]
 	}
-	for _, l := range p.lines {
+	// A sales line by where it stands: its letter ("" when OCR lost it) and figure.
+	type sale struct {
+		letter string
+		gross  decimal.Decimal
+	}
+	sales := map[int]sale{}
+	for i, l := range p.lines {
 		if m := ptuGluedRE.FindStringSubmatchIndex(l); m != nil && (ptuSaleRE.MatchString(l) || ptuTaxRE.MatchString(l)) {
 			l = l[:m[3]]
 		}
@@ -1652,13 +1662,43 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		if m := ptuSaleRE.FindStringSubmatch(l); m != nil {
 			g := get(m[1])
 			g.gross, g.sale = last, true
+			sales[i] = sale{strings.ToUpper(m[1]), last}
+		} else if ptuBareSaleRE.MatchString(l) {
+			sales[i] = sale{"", last}
 		} else if m := ptuTaxRE.FindStringSubmatch(l); m != nil {
 			rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "."))
 			if err != nil || !plausibleRate(rate) {
 				continue
 			}
 			g := get(m[1])
-			g.tax, g.rate, g.taxed = last, decimal.RequireFromString(rate.String()), true // 23,00 % is 23
+			g.tax, g.rate, g.taxed, g.taxAt = last, decimal.RequireFromString(rate.String()), true, i // 23,00 % is 23
+		}
+	}
+	fits := func(gross, tax, rate decimal.Decimal) bool {
+		want := gross.Mul(rate).Div(rate.Add(decimal.NewFromInt(100))).Round(2)
+		return !want.Sub(tax).Abs().GreaterThan(decimal.New(2, -2))
+	}
+	// A letter's tax without its sales takes the sales line just above it when that line's
+	// letter OCR lost or misread ("SPRZEDAZ OPODATKOWANA E 16,77" over "PTU B 8,00% 1,24"),
+	// its letter having no tax of its own, and the figures fit: the printer sets each
+	// letter's tax under its sales.
+	for _, c := range order {
+		g := byLetter[c]
+		if g.sale || !g.taxed {
+			continue
+		}
+		for i := g.taxAt - 1; i >= max(0, g.taxAt-2); i-- {
+			s, ok := sales[i]
+			if !ok {
+				continue
+			}
+			if other := byLetter[s.letter]; (s.letter == "" || !other.taxed) && fits(s.gross, g.tax, g.rate) {
+				g.gross, g.sale = s.gross, true
+				if s.letter != "" {
+					other.sale = false
+				}
+			}
+			break
 		}
 	}
 	var out []VATLine
@@ -1668,8 +1708,7 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		if !g.sale || !g.taxed {
 			continue
 		}
-		want := g.gross.Mul(g.rate).Div(g.rate.Add(decimal.NewFromInt(100))).Round(2)
-		if want.Sub(g.tax).Abs().GreaterThan(decimal.New(2, -2)) {
+		if !fits(g.gross, g.tax, g.rate) {
 			partial = append(partial, partialVAT{rate: g.rate, amounts: []decimal.Decimal{g.gross, g.tax}, code: c})
 			continue
 		}
@@ -1749,6 +1788,13 @@ var legalFirstRE = lazyre.New(`^\s*(?:SA|SAS|SASU|SARL|EURL|SCOP)\s+\p{Lu}{2}`)
 // cellSepRE parts a text line of the layout into its cells.
 var cellSepRE = lazyre.New(`\s{3,}`)
 
+// Confidences of the issuer by what named it: a known brand (the least, found in the
+// footer), a line with a legal form; a line that only reads like a name has less.
+const (
+	brandIssuer = 0.8
+	legalIssuer = 0.7
+)
+
 // issuer names who issued the receipt: a known brand first (a logo OCR cannot read is
 // often repeated in the footer), then a line with a legal form, then the first line that
 // reads like a name.
@@ -1781,7 +1827,7 @@ func (p *parser) issuer() (Issuer, float64) {
 	if b, pos := p.knownBrand(); b != nil {
 		is.Name, conf = b.name, 0.9
 		if pos > len(all)/2 {
-			conf = 0.8
+			conf = brandIssuer
 		}
 	}
 	// The lines that can name the issuer: not those OCR was unsure of, which a logo leaves
@@ -1799,7 +1845,7 @@ func (p *parser) issuer() (Issuer, float64) {
 				break
 			}
 			if (legalRE.MatchString(l) || legalFirstRE.MatchString(l)) && hasLetters(l, 4) && len(amounts(l)) == 0 && !addressLine(l) { // an item's line may read "SE"; a Malay village "KG." is no KG
-				is.Name, conf = strings.TrimSpace(l), 0.7
+				is.Name, conf = strings.TrimSpace(l), legalIssuer
 				above := ""
 				if i > 0 && nameLike(head[i-1]) && !junkStart.MatchString(strings.TrimLeftFunc(head[i-1], notLetter)) {
 					above = strings.TrimSpace(head[i-1])

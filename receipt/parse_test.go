@@ -353,6 +353,9 @@ func TestPolishTaxSummary(t *testing.T) {
 		// The letter after a figure read as a digit ("18,62A" as "18,624"), "%" as "7",
 		// "PTU C" as "PUC", a colon after the letter, "Kwota PTU A".
 		"BIEDRONKA\nSPRZEDAZ OPODATKOWANA A: 99,554\nKwota PTU A 23,00 7 18,628\nSPRZEDAZ OPODATKONANA C 154,770\nPUC 5,00 % 7,37\nSUMA PLN 254,32\n19.11.2025",
+		// A sales line's letter misread ("C" as "E") or lost: the tax under it names it.
+		"LECLERC\nSPRZEDAZ OPODATKOWANA A 99,55\nPTU A 23.00X 18.62\nSPRZEDAZ OPODAIKOWANA E 154,77\nPTUC5.00% 7,37\nSUMA PLN 254,32\n19.11.2025",
+		"LECLERC\nSPRZEDAZ OPODATKOWANA A 99,55\nPTU A 23.00X 18.62\nSPRZEDAZ OPODAIKOWANA 154,77\nPTUC5.00X 7,37\nSUMA PLN 254,32\n19.11.2025",
 	} {
 		r := Parse(text, now)
 		var got []string
@@ -579,10 +582,10 @@ func TestDiscountSums(t *testing.T) {
 }
 
 // TestPolishLegalFormMisread: a Polish company's "Sp. z o.o." as OCR reads it in capitals
-// and with a comma ("Sp. Z 0.0,", "SP. Z O.O.") names the issuer; items' lines under it
-// do not.
+// and with a comma ("Sp. Z 0.0,", "SP. Z O.O."), its z read as a 7 or its last period lost
+// ("Sp. 70.0,", "Sp. Z 0.0") names the issuer; items' lines under it do not.
 func TestPolishLegalFormMisread(t *testing.T) {
-	for _, first := range []string{"AL Capone Sp. Z 0.0,", "KWIATEK SP. Z O.O."} {
+	for _, first := range []string{"AL Capone Sp. Z 0.0,", "KWIATEK SP. Z O.O.", "AL Capone Sp. 70.0,", "AL,Capone Sp. Z 0.0"} {
 		text := first + "\n33-171 Plesna 266\nNIP 8733249430\n2020-05-14 16:42 418173\nPARAGON FISKALNY\nBrowar Incognito Salvador Sabro Hazy IPA\n1szt x10,49 10,49A\nSPRZEDAZ OPODATKOWANA A 10,49\nPTU A 23,00 % 1,96\nSUMA PLN 10,49"
 		if r := Parse(text, now); r.Data.Issuer != first {
 			t.Errorf("issuer %q, want %q", r.Data.Issuer, first)

@@ -177,13 +177,13 @@ const (
 // 1.5 × a bare tesseract run). When no row names what is open, the engine reads the whole
 // text area (the paper, not a flatbed page's empty background). full is the image
 // Tesseract read, answered when no smaller image can be made.
-func secondImage(full []byte, s *scanRead, r *Result, now time.Time) []byte {
+func secondImage(full []byte, s *scanRead, r *Result, now time.Time, issuerOnly bool) []byte {
 	if s == nil || s.gray == nil || s.page == nil {
-		return full
+		return orNone(full, issuerOnly)
 	}
 	rows := s.rows()
 	if len(rows) == 0 {
-		return full
+		return orNone(full, issuerOnly)
 	}
 	area := textArea(rows, s.gray.Rect)
 	want := make([]bool, len(rows))
@@ -192,7 +192,10 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time) []byte {
 			want[j] = true
 		}
 	}
-	needFigures, needDate, needIssuer := !confirmed(r), !datePlausible(r.Data.Date, r.VAT, r.Country, now), r.Data.Issuer == ""
+	needFigures, needDate, needIssuer := !confirmed(r), !datePlausible(r.Data.Date, r.VAT, r.Country, now), r.Confidence.Issuer < brandIssuer
+	if issuerOnly {
+		needFigures, needDate = false, false
+	}
 	foundFigures, foundDate := false, false
 	header := -vatTableRows - 1
 	firstAmount := -1
@@ -262,10 +265,22 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time) []byte {
 		bands = append(bands, b)
 		height += b.Dy()
 	}
+	if issuerOnly && (len(bands) == 0 || float64(height) > maxPartShare*float64(area.Dy())) {
+		return nil // the header is most of the text (or none): not worth a reading for a name
+	}
 	if float64(height) > maxPartShare*float64(area.Dy()) {
 		bands = []image.Rectangle{area}
 	}
 	return cropPNG(full, s.gray, bands)
+}
+
+// orNone is the whole image for a reading of the figures, none for one of the header only:
+// without Tesseract's words no header can be cut out.
+func orNone(full []byte, issuerOnly bool) []byte {
+	if issuerOnly {
+		return nil
+	}
+	return full
 }
 
 // figureRE is a decimal figure, as OCR may have misread an amount.

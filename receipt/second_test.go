@@ -76,9 +76,9 @@ func TestSecondImage(t *testing.T) {
 	}
 	r := &Result{}
 	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
-	r.Data.Date, r.Data.Issuer = "2026-02-01", "Bäckerei Muster"
+	r.Data.Date, r.Data.Issuer, r.Confidence.Issuer = "2026-02-01", "Bäckerei Muster", brandIssuer
 
-	got := rowsIn(t, secondImage(full, s, r, now), len(texts))
+	got := rowsIn(t, secondImage(full, s, r, now, false), len(texts))
 	for i := 14; i <= 18; i++ {
 		if !got[i] {
 			t.Errorf("unconfirmed figures: row %d (%s) is not read again", i, texts[i])
@@ -96,14 +96,14 @@ func TestSecondImage(t *testing.T) {
 	// Figures confirmed, the date missing: its row and neighbours only.
 	r.VAT = []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(7)), Gross: einvoice.NewDecimal(decimal.RequireFromString("12.00"))}}
 	r.Data.Date = ""
-	got = rowsIn(t, secondImage(full, s, r, now), len(texts))
+	got = rowsIn(t, secondImage(full, s, r, now, false), len(texts))
 	if len(got) != 3 || !got[25] || !got[26] || !got[27] {
 		t.Errorf("a missing date: rows %v read again, want 25 to 27", got)
 	}
 
 	// The issuer missing as well: the header above the first amount comes along.
-	r.Data.Issuer = ""
-	got = rowsIn(t, secondImage(full, s, r, now), len(texts))
+	r.Data.Issuer, r.Confidence.Issuer = "", 0
+	got = rowsIn(t, secondImage(full, s, r, now, false), len(texts))
 	if !got[0] || !got[1] || !got[26] || got[5] {
 		t.Errorf("a missing issuer and date: rows %v read again", got)
 	}
@@ -112,7 +112,7 @@ func TestSecondImage(t *testing.T) {
 	texts[26] = "Bis bald"
 	s = syntheticScan(texts)
 	full, _ = encodePNG(s.gray)
-	b := secondImage(full, s, r, now)
+	b := secondImage(full, s, r, now, false)
 	if got = rowsIn(t, b, len(texts)); len(got) != len(texts) {
 		t.Errorf("no date row: %d of %d rows read again", len(got), len(texts))
 	}
@@ -122,8 +122,41 @@ func TestSecondImage(t *testing.T) {
 	}
 
 	// No words: the image as Tesseract read it.
-	if b := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r, now); !bytes.Equal(b, full) {
+	if b := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r, now, false); !bytes.Equal(b, full) {
 		t.Error("without words the second image is not the full one")
+	}
+}
+
+// TestSecondImageOfHeader: a receipt whose figures and date are settled but whose issuer
+// only a line that reads like a name gives has its header read again, the rows above the
+// first amount and nothing else; none when no row stands above the first amount or the
+// header is most of the text.
+func TestSecondImageOfHeader(t *testing.T) {
+	texts := receiptTexts()
+	s := syntheticScan(texts)
+	full, err := encodePNG(s.gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{}
+	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
+	r.VAT = []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(7)), Gross: einvoice.NewDecimal(decimal.RequireFromString("12.00"))}}
+	r.Data.Date, r.Data.Issuer, r.Confidence.Issuer = "2026-02-01", "Hauptstr 1", 0.4
+	if got := rowsIn(t, secondImage(full, s, r, now, true), len(texts)); len(got) != 2 || !got[0] || !got[1] {
+		t.Errorf("an issuer read from a name-like line: rows %v read again, want 0 and 1", got)
+	}
+	for _, texts := range [][]string{
+		{"Brot 1,00", "Summe 1,00", "Vielen Dank"},                                   // no header
+		{"Bäckerei", "Muster", "Hauptstr. 1", "Lindenweg", "Am Markt", "Summe 1,00"}, // header most of the text
+	} {
+		s := syntheticScan(texts)
+		full, _ := encodePNG(s.gray)
+		if b := secondImage(full, s, r, now, true); b != nil {
+			t.Errorf("%q: a header is read again", texts)
+		}
+	}
+	if b := secondImage(full, nil, r, now, true); b != nil {
+		t.Error("without Tesseract's words a header is read again")
 	}
 }
 
