@@ -1607,18 +1607,20 @@ var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?
 // ptuSaleRE and ptuTaxRE read the tax summary of a Polish fiscal receipt, which every
 // fiscal printer prints alike: the sales of each rate's letter ("SPRZEDAŻ OPODATKOWANA A
 // 99,55", "Sprzed. opod. PTU A 99,55") and that letter's rate and tax ("PTU A 23,00%
-// 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed", "Sorzed", "Sprzenas" or runs it
-// into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU"; it puts a photo's edge before
+// 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed", "Sorzed", "Sprzenas",
+// "GPRZEDAZ" or runs it into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU" or "PT0"; it puts a photo's edge before
 // the line ("J SPRZEDAZ") and marks between the rate and the tax ("PTU C 5,00 x . 0,99").
 var (
-	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*?[.\s]\s*(?:p[tij]u\s*)?([a-g]):?\s+-?\d`)
-	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|p[tij]?u\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
+	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?[sg5]\S{1,7}\s*opod\S*?(?:[.\s]\s*(?:p[tij]u\s*)?|an[ae])([a-g]):?\s+-?\d`)
+	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|p[tij]?[u0]\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
+	// ptuBareSaleRE is a sales line whose letter OCR lost or read as another ("SPRZEDAZ
+	// OPODAIKOWANA 66,19", "OPODAIKOWANH H 12,00"); the letter of ptuSaleRE stands apart
+	// from the word before it or follows the word's whole ending ("OPODATKOWANAA"), never
+	// as its last letter.
+	ptuBareSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?[sg5]\S{1,7}\s*opod\S*\s+(?:\S\s+)?-?\d`)
 	// ptuSummaryRE is a line of that summary however OCR misread it ("Sprzed. opod. PUA,
 	// © 0715,56", "Kuota A 23,008"): a receipt that prints one has a VAT table to read.
-	// ptuBareSaleRE is a sales line whose letter OCR lost ("SPRZEDAZ OPODAIKOWANA 66,19"); the
-// letter of ptuSaleRE stands apart from the word before it, not as its last letter.
-	ptuBareSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?s\S{1,7}\s*opod\S*\s+-?\d`)
-	ptuSummaryRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:s\S{1,7}\s*opod|k[wuv]ota\s+(?:p[tij]u\s+)?[a-g]\b|(?:suma\s+)?p[tij]u\s+[a-g]?\s*\d)`)
+	ptuSummaryRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:[sg5]\S{1,7}\s*opod|k[wuv]ota\s+(?:p[tij]u\s+)?[a-g]\b|(?:suma\s+)?p[tij][u0]\s+[a-g]?\s*\d)`)
 	// ptuGluedRE is the summary's last figure with the letter that follows it read as a
 	// digit ("2,24B" as "2,248", "12,00 A" as "12.004").
 	ptuGluedRE = lazyre.New(`(\d{1,6}[.,]\d{2})\d\W{0,3}$`)
