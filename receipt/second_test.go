@@ -63,11 +63,10 @@ func receiptTexts() []string {
 	return append(texts, "01.02.2026 12:00", "Bis bald", "Filiale 7", "Kasse 2")
 }
 
-// TestSecondImage: the second reading gets the rows that can settle what Tesseract left
-// open: the total's and the VAT table's rows for unconfirmed figures (not the item lines, not
-// the words after the table), the date's row and its neighbours for a missing date, the
-// header for a missing issuer; without a row that names what is open, the whole text area.
-func TestSecondImage(t *testing.T) {
+// receiptScan is receiptTexts as Tesseract's reading of a scan, its image as a PNG and a
+// result with the receipt's total and date.
+func receiptScan(t *testing.T) ([]string, *scanRead, []byte, *Result) {
+	t.Helper()
 	texts := receiptTexts()
 	s := syntheticScan(texts)
 	full, err := encodePNG(s.gray)
@@ -76,7 +75,17 @@ func TestSecondImage(t *testing.T) {
 	}
 	r := &Result{}
 	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
-	r.Data.Date, r.Data.Issuer, r.Confidence.Issuer = "2026-02-01", "Bäckerei Muster", brandIssuer
+	r.Data.Date = "2026-02-01"
+	return texts, s, full, r
+}
+
+// TestSecondImage: the second reading gets the rows that can settle what Tesseract left
+// open: the total's and the VAT table's rows for unconfirmed figures (not the item lines, not
+// the words after the table), the date's row and its neighbours for a missing date, the
+// header for a missing issuer; without a row that names what is open, the whole text area.
+func TestSecondImage(t *testing.T) {
+	texts, s, full, r := receiptScan(t)
+	r.Data.Issuer, r.Confidence.Issuer = "Bäckerei Muster", brandIssuer
 
 	got := rowsIn(t, secondImage(full, s, r, now, false), len(texts))
 	for i := 14; i <= 18; i++ {
@@ -132,16 +141,9 @@ func TestSecondImage(t *testing.T) {
 // first amount and nothing else; none when no row stands above the first amount or the
 // header is most of the text.
 func TestSecondImageOfHeader(t *testing.T) {
-	texts := receiptTexts()
-	s := syntheticScan(texts)
-	full, err := encodePNG(s.gray)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Result{}
-	r.Data.Gross = einvoice.NewDecimal(decimal.RequireFromString("12.00"))
+	texts, s, full, r := receiptScan(t)
 	r.VAT = []VATLine{{Rate: einvoice.NewDecimal(decimal.NewFromInt(7)), Gross: einvoice.NewDecimal(decimal.RequireFromString("12.00"))}}
-	r.Data.Date, r.Data.Issuer, r.Confidence.Issuer = "2026-02-01", "Hauptstr 1", 0.4
+	r.Data.Issuer, r.Confidence.Issuer = "Hauptstr 1", 0.4
 	if got := rowsIn(t, secondImage(full, s, r, now, true), len(texts)); len(got) != 2 || !got[0] || !got[1] {
 		t.Errorf("an issuer read from a name-like line: rows %v read again, want 0 and 1", got)
 	}
