@@ -44,7 +44,8 @@ type Extractor struct {
 	OCR OCR
 	PDF PDFReader
 	// Second reads a scanned receipt again when Tesseract's text leaves its total, date or
-	// VAT table unsettled (see unsettled and secondReading).
+	// VAT table unsettled, and its header when only a name-like line names the issuer (see
+	// unsettled and secondReading).
 	Second Reader
 	Model  *llm.Client
 	Now    func() time.Time
@@ -210,7 +211,9 @@ var taxIncludedRE = lazyre.New(`(?:inkl|incl|enth[äa]lt|inclus|includ)\S*\s.*\b
 // secondReading reads the prepared image (or the part of it secondImage chose) with the
 // second OCR engine, when Tesseract's text leaves something unsettled, and takes its figures where they are confirmed and
 // Tesseract's are not: its total and VAT breakdown when its breakdown adds up to its total
-// (or Tesseract found no total), its date and issuer where Tesseract found none. Measured
+// (or Tesseract found no total), its date where Tesseract found none, its issuer where
+// Tesseract found none or one it is less sure of (a name-like line, where the second
+// reading read a legal form or a brand). Measured
 // on the receipt scans (bench/receiptcheck): PaddleOCR reads totals and VAT tables better,
 // dates and names worse, in twice the time, so it reads only the receipts whose figures
 // are open. Its failure leaves Tesseract's reading.

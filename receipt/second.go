@@ -169,14 +169,16 @@ const (
 // can settle what it left open, stacked, when Tesseract's words say where they stand. The
 // rows that vote for the total or belong to the VAT table when the figures are unconfirmed
 // (with a decimal figure, or the figure under them), the rows with a date or a time and their
-// neighbours when the date is missing or implausible on the day now, the header when the
-// issuer is.
+// neighbours when the date is missing or implausible on the day now, the header when no
+// known brand names the issuer.
 // PaddleOCR's time grows with the lines it recognises (one model run each) and the pixels
 // it searches for them, and a supermarket receipt is mostly item lines: on the flatbed
 // receipts its reading took more time than Tesseract's whole run (#20: one receipt within
 // 1.5 × a bare tesseract run). When no row names what is open, the engine reads the whole
 // text area (the paper, not a flatbed page's empty background). full is the image
-// Tesseract read, answered when no smaller image can be made.
+// Tesseract read, answered when no smaller image can be made. issuerOnly asks for the
+// header alone (figures and date settled): nil when there is none to cut out or it is most
+// of the text.
 func secondImage(full []byte, s *scanRead, r *Result, now time.Time, issuerOnly bool) []byte {
 	if s == nil || s.gray == nil || s.page == nil {
 		return orNone(full, issuerOnly)
