@@ -294,3 +294,26 @@ func TestBreakdownBearsOutTheSecondsTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondReadingsIssuer: a second reading's issuer replaces Tesseract's where it is
+// surer (a legal form over a line that only reads like a name), never where it is less
+// sure or equally sure.
+func TestSecondReadingsIssuer(t *testing.T) {
+	// No date: the receipt is read again.
+	items := "\nPARAGON FISKALNY\nBrowar Trzech Kumpli Pan IPani\n1szt x13,99 13,99A\nSUMA PLN 13,99"
+	for _, c := range []struct{ first, second, want string }{
+		// Tesseract lost the name to a logo and took the first item for it.
+		{"a |" + items, "AL,Capone Sp. Z 0.0" + items, "AL,Capone Sp. Z 0.0"},
+		{"KWIATEK SP. Z O.O." + items, "Kwiatck Handel" + items, "KWIATEK SP. Z O.O."},
+		{"KWIATEK SP. Z O.O." + items, "KWIATCK SP. Z O.O." + items, "KWIATEK SP. Z O.O."},
+	} {
+		e := &Extractor{OCR: fixedOCR{c.first}, Second: &fixedReader{text: c.second}, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Issuer != c.want || !strings.Contains(r.OCREngine, "paddleocr") {
+			t.Errorf("%q then %q: issuer %q, want %q (%s)", c.first, c.second, r.Data.Issuer, c.want, r.OCREngine)
+		}
+	}
+}
