@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // brand is a well-known issuer: its display name, the words that find it in OCR text, the
@@ -21,7 +22,7 @@ func b(name, pattern, kind, goods string) brand {
 }
 
 // compileBrands compiles the brands' patterns on first use, not at start-up: a process that
-// reads no receipt (most CLI runs) does not pay for 123 Unicode regular expressions.
+// reads no receipt (most CLI runs) does not pay for two hundred Unicode regular expressions.
 var compileBrands = sync.OnceFunc(func() {
 	for i := range brands {
 		brands[i].re = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + brands[i].pattern + `)(?:[^\pL]|$)`)
@@ -129,7 +130,12 @@ var brands = []brand{
 	b("Bennet", `bennet s\.?p\.?a|bennet\.com|iper bennet`, "", goodsGroceries),
 	b("Tigros", `tigros`, "", goodsGroceries),
 	b("Pam", `pam panorama|pam local`, "", goodsGroceries),
+	b("U Express", `u\s?express`, "", goodsGroceries),
 	b("Super U", `super u\b|hyper u\b|magasins u\b|syst[èe]me u\b`, "", goodsGroceries),
+	b("Géant Casino", `g[ée]ant casino|casino supermarch[ée]s?|casino shop`, "", goodsGroceries),
+	b("Picard", `picard surgel[ée]s`, "", goodsGroceries),
+	b("Biocoop", `biocoop`, "", goodsGroceries),
+	b("Grand Frais", `grand frais`, "", goodsGroceries),
 	b("El Corte Inglés", `el corte ingl[ée]s`, "", ""),
 	b("Hipercor", `hipercor`, "", goodsGroceries),
 	b("bonÀrea", `bon\s?[àa]rea`, "", goodsGroceries),
@@ -142,6 +148,31 @@ var brands = []brand{
 	b("dm", `dm-drogerie|dm drogerie|dm\.de`, "", goodsGroceries),
 	b("Rossmann", `rossmann`, "", goodsGroceries),
 	b("Müller", `m[üu]ller drogerie|drogerie m[üu]ller`, "", goodsGroceries),
+	// Clothing, shoes, household and discount goods (#20: their receipts print the chain as
+	// a logo and again in a footer, an item's name or the company's legal name).
+	b("H&M", `h\s?&\s?m|hennes\s?&\s?mauri\s?tz`, "", ""),
+	b("C&A", `c\s?&\s?a`, "", ""),
+	b("Zara", `zara\.com|zara (?:espa[ñn]a|deutschland|france|italia)`, "", ""),
+	b("Primark", `primark`, "", ""),
+	b("Kiabi", `kiabi`, "", ""),
+	b("Promod", `promod`, "", ""),
+	b("Deichmann", `deichmann`, "", ""),
+	b("TK Maxx", `t\.?\s?k\.?\s?maxx`, "", ""),
+	b("Tchibo", `tchibo`, "", ""),
+	b("New Yorker", `new yorker`, "", ""),
+	b("Takko", `takko`, "", ""),
+	b("KiK", `kik textilien|kik\.de`, "", ""),
+	b("Woolworth", `woolworth`, "", ""),
+	b("Jysk", `jysk`, "", goodsFurniture),
+	b("Flying Tiger", `flying tiger`, "", ""),
+	b("Søstrene Grene", `s[øo]strene grene`, "", ""),
+	b("Douglas", `parf[üu]merie douglas|douglas gmbh|douglas\.de`, "", ""),
+	b("Sephora", `sephora`, "", ""),
+	b("Gifi", `gifi`, "", ""),
+	b("Maxi Bazar", `maxi\s?bazar`, "", ""),
+	b("Centrakor", `centrakor`, "", ""),
+	b("La Foir'Fouille", `la foir.?fouille`, "", ""),
+	b("Darty", `darty`, "", goodsElectronics),
 	// DIY, furniture, electronics, office.
 	b("Hornbach", `hornbach`, "", goodsTools),
 	b("OBI", `obi`, "", goodsTools),
@@ -260,6 +291,9 @@ func findBrand(lower string) (*brand, int) {
 			break
 		}
 	}
+	if b, at := logoBrand(lower); b != nil && (best == nil || at < pos) {
+		best, pos = b, at
+	}
 	if best == nil {
 		best, pos = misreadBrand(lower)
 	}
@@ -272,6 +306,45 @@ func findBrand(lower string) (*brand, int) {
 		}
 	}
 	return best, pos
+}
+
+// logoWords are the brands whose name is a common word, found by their pattern only with
+// what their receipts print beside it, and by the bare word when it stands alone on one of
+// the text's first two lines: the logo, as PaddleOCR reads it ("ACTION" over Action's
+// Strasbourg address, which Tesseract read as "> Ie / ia").
+var logoWords = map[string]string{
+	"action": "Action", "jumbo": "Jumbo", "dia": "Dia", "kiwi": "KIWI", "meny": "MENY",
+	"maxima": "Maxima", "rimi": "Rimi", "selver": "Selver", "bennet": "Bennet", "dino": "Dino",
+	"albert": "Albert", "hema": "HEMA", "boots": "Boots", "netto": "Netto", "neste": "Neste",
+	"zara": "Zara", "kik": "KiK", "douglas": "Douglas", "picard": "Picard", "casino": "Géant Casino",
+}
+
+// logoLines is how many of the text's first lines with letters may be a logo.
+const logoLines = 2
+
+// logoBrand is the brand of logoWords that one of the text's first lines (lower case) is
+// alone, and where.
+func logoBrand(lower string) (*brand, int) {
+	seen, at := 0, 0
+	for l := range strings.SplitSeq(lower, "\n") {
+		start := at
+		at += len(l) + 1
+		word := strings.TrimFunc(l, func(r rune) bool { return !unicode.IsLetter(r) })
+		if word == "" {
+			continue
+		}
+		if name, ok := logoWords[word]; ok {
+			for i := range brands {
+				if brands[i].name == name {
+					return &brands[i], start + strings.Index(l, word)
+				}
+			}
+		}
+		if seen++; seen == logoLines {
+			break
+		}
+	}
+	return nil, -1
 }
 
 // soldElsewhere are the brands whose goods other shops sell under their name.

@@ -1253,6 +1253,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 		line    int
 		keyword bool
 		mended  bool // its year had one digit misread (mendYear)
+		loose   bool // spaced or with letters for digits (looseDate)
 	}
 	var cands, future []cand
 	count := map[time.Time]int{}
@@ -1277,20 +1278,20 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			if d.After(p.now.Add(24 * time.Hour)) {
 				if y, ok := mendYear(ocrDigits.Replace(m[3]), p.now); ok {
 					if md, ok := mkDate(ocrDigits.Replace(m[1]), ocrDigits.Replace(m[2]), strconv.Itoa(y)); ok && !md.After(p.now.Add(24*time.Hour)) {
-						cands = append(cands, cand{md, i, keyword, true})
+						cands = append(cands, cand{md, i, keyword, true, looseDate(m)})
 						count[md]++
 						continue
 					}
 				}
-				future = append(future, cand{d, i, keyword, false})
+				future = append(future, cand{d, i, keyword, false, looseDate(m)})
 				continue
 			}
-			cands = append(cands, cand{d, i, keyword, false})
+			cands = append(cands, cand{d, i, keyword, false, looseDate(m)})
 			count[d]++
 		}
 		for _, m := range isoDateRE.FindAllStringSubmatch(l, -1) {
 			if d, err := time.Parse(time.DateOnly, m[1]+"-"+m[2]+"-"+m[3]); err == nil && !d.After(p.now) {
-				cands = append(cands, cand{d, i, keyword, false})
+				cands = append(cands, cand{d, i, keyword, false, false})
 				count[d]++
 			}
 		}
@@ -1301,7 +1302,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE, leftGluedRE} {
 				for _, m := range re.FindAllStringSubmatch(l, -1) {
 					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
-						cands = append(cands, cand{d, i, false, false})
+						cands = append(cands, cand{d, i, false, false, true})
 						count[d]++
 						glued = true
 					}
@@ -1317,7 +1318,16 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	if len(cands) == 0 {
 		return "", "", 0
 	}
+	// Without a keyword or a date read more often, the first date printed cleanly wins
+	// over one OCR spaced or misread: Tesco's "Tesco Stores CR a.s." read "CR 4.9. 10" is no
+	// 4 September 2010 beside the clubcard line's "07/09/17".
 	best, conf := cands[0], 0.6
+	for _, c := range cands {
+		if !c.loose {
+			best = c
+			break
+		}
+	}
 	for _, c := range cands {
 		if c.keyword && !best.keyword {
 			best, conf = c, 0.9
@@ -1354,6 +1364,21 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 		}
 	}
 	return einvoice.Date(best.d.Format(time.DateOnly)), clock, conf
+}
+
+// looseDate tells a numeric date OCR spaced ("4.9. 10") or misread ("O1.O2.2O") from one
+// printed cleanly.
+func looseDate(m []string) bool {
+	if !dateRE.MatchString(m[0]) {
+		return false // a month's name ("05 Jan 2017") or a computer clock's date
+	}
+	start := strings.Index(m[0], m[1])
+	end := strings.LastIndex(m[0], m[3])
+	if start < 0 || end < start {
+		return true
+	}
+	inner := m[0][start : end+len(m[3])]
+	return misread(m[1]+m[2]+m[3]) > 0 || strings.ContainsFunc(inner, unicode.IsSpace)
 }
 
 // mendYear is the one year of the last 30 that a printed four-digit year in the future

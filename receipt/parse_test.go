@@ -3,6 +3,7 @@ package receipt
 import (
 	"fmt"
 	"github.com/shopspring/decimal"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -592,5 +593,43 @@ func TestPolishLegalFormMisread(t *testing.T) {
 		if r := Parse(text, now); r.Data.Issuer != first {
 			t.Errorf("issuer %q, want %q", r.Data.Issuer, first)
 		}
+	}
+}
+
+// TestLogoBrand: a chain whose name is a common word names the issuer when the word stands
+// alone on one of the text's first two lines (its logo), not elsewhere or inside a word.
+func TestLogoBrand(t *testing.T) {
+	for name := range maps.Values(logoWords) {
+		if !slices.ContainsFunc(brands, func(b brand) bool { return b.name == name }) {
+			t.Errorf("logo word for %q names no brand", name)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"ACTION\n4421 Strasbourg-Hautepierre\nPlace Andre Maurois\nTOTAL 28,87", "Action"},
+		{"» KIWI «\nKiwi Majorstuen\nSUM 120,00", "KIWI"},
+		{"4421 Strasbourg\nPlace Andre Maurois\nACTION\nTOTAL 28,87", ""},
+		{"Transaction 4421\nACTION TOTAL 28,87", ""},
+		{"NEM Hennes & Mauritz\n3 rue du Noyer", "H&M"},
+		{"HSM Hennes & Mauri tz\nwww.hm.com", "H&M"},
+		{"1 U EXPRESS SGULT\n127, Boulevard SOULT", "U Express"},
+	} {
+		b, _ := findBrand(strings.ToLower(c.text))
+		got := ""
+		if b != nil {
+			got = b.name
+		}
+		if got != c.want {
+			t.Errorf("%q: brand %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestCleanDateWins: without a keyword or a date read more often, a date printed cleanly
+// wins over one OCR spaced ("CR a.s." read "CR 4.9. 10", no 4 September 2010).
+func TestCleanDateWins(t *testing.T) {
+	text := "Tesco Stores CR 4.9. 10\nVrsovicka 1827/68b, 100 00 Praha\nCELKEM 19,80\nEC/MC 19,80\nSTAV PRED TRANSAKC 07/09/17 484\n"
+	r, _ := parse(text, now, asReceipt, nil)
+	if r.Data.Date != "2017-09-07" {
+		t.Errorf("date %q, want 2017-09-07", r.Data.Date)
 	}
 }
