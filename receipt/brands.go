@@ -297,6 +297,9 @@ func findBrand(lower string) (*brand, int) {
 	if best == nil {
 		best, pos = misreadBrand(lower)
 	}
+	if best != nil {
+		best, pos = format(lower, best, pos)
+	}
 	if best != nil && best.name == "Apotheke" {
 		// A pharmacy's own name is the line that says Apotheke.
 		for l := range strings.SplitSeq(lower, "\n") {
@@ -345,6 +348,50 @@ func logoBrand(lower string) (*brand, int) {
 		}
 	}
 	return nil, -1
+}
+
+// format is the chain's format that the text (lower case) names anywhere, read right or
+// with one letter misread, when the brand b found at pos is a chain whose formats are
+// brands of their own (Spar's Eurospar and Interspar, Globus's Baumarkt): the format names
+// the issuer more precisely. "INTERSPAR" in a footer beats "spar.at" in a web address
+// above it, "EURDSPAR" in the header a bag's "SPAR TORBA". A format is of the chain's
+// kind and goods, and has the chain's name in its own.
+func format(lower string, b *brand, pos int) (*brand, int) {
+	name := strings.ToLower(b.name)
+	for i := range brands {
+		f := &brands[i]
+		if f == b || f.kind != b.kind || f.goods != b.goods || !strings.Contains(strings.ToLower(f.name), name) {
+			continue
+		}
+		if loc := f.re.FindStringIndex(lower); loc != nil {
+			return f, loc[0]
+		}
+		if two, ok := twoWords(f.pattern); ok {
+			if at := wordOneApart(lower, two); at >= 0 {
+				return f, at
+			}
+		}
+	}
+	return b, pos
+}
+
+// wordOneApart is where the text (lower case) has a word of w's length one letter apart
+// from w, or -1.
+func wordOneApart(lower, w string) int {
+	start := -1
+	for i, r := range lower + " " {
+		if r >= 'a' && r <= 'z' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start == len(w) && oneApart(w, lower[start:i]) {
+			return start
+		}
+		start = -1
+	}
+	return -1
 }
 
 // soldElsewhere are the brands whose goods other shops sell under their name.

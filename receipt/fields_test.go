@@ -282,13 +282,14 @@ func TestAddressAndColumnsNameNoIssuer(t *testing.T) {
 // payment provider's or a till maker's.
 func TestKindAndDomainNameTheShop(t *testing.T) {
 	for text, want := range map[string]string{
-		"PIZZERIA\nRISTORANTE\nla Piazzetta\nFriedensstraße 9\n85586 Poing\nSUMME 66,70": "RISTORANTE la Piazzetta",
-		"Berghotel\nGrosse Scheidegg\n3818 Grindelwald\nTotal CHF 54.50":                 "Berghotel Grosse Scheidegg",
-		"Restaurant\nTel. 0211 123456\nTotal 12,00":                                      "Restaurant",
-		"a | ~ ;\n40213 Düsseldorf\nwww .einhorn-duesse Idorf .de\nSUMME 35,60":          "einhorn-duesseidorf.de",
-		"a | ~ ;\nwww.payback.de\nwww.baeckerei-schmidt.de\nSUMME 3,60":                  "baeckerei-schmidt.de",
-		"a | ~ ;\nwww.ready2order.com\nSUMME 3,60":                                       "",
-		"a | ~ ;\nwww.bit.ly/x\nwww.bitburger-shop.de\nSUMME 3,60":                       "bitburger-shop.de",
+		"PIZZERIA\nRISTORANTE\nla Piazzetta\nFriedensstraße 9\n85586 Poing\nSUMME 66,70":     "RISTORANTE la Piazzetta",
+		"Berghotel\nGrosse Scheidegg\n3818 Grindelwald\nTotal CHF 54.50":                     "Berghotel Grosse Scheidegg",
+		"Restaurant\nTel. 0211 123456\nTotal 12,00":                                          "Restaurant",
+		"PIZZERIA 0’ ASPORTO\nBORCAN LENUTA\nVIA PONT 12-14 TORINO\nTOTALE COMPLESSIVO 5,50": "PIZZERIA 0’ ASPORTO BORCAN LENUTA",
+		"a | ~ ;\n40213 Düsseldorf\nwww .einhorn-duesse Idorf .de\nSUMME 35,60":              "einhorn-duesseidorf.de",
+		"a | ~ ;\nwww.payback.de\nwww.baeckerei-schmidt.de\nSUMME 3,60":                      "baeckerei-schmidt.de",
+		"a | ~ ;\nwww.ready2order.com\nSUMME 3,60":                                           "",
+		"a | ~ ;\nwww.bit.ly/x\nwww.bitburger-shop.de\nSUMME 3,60":                           "bitburger-shop.de",
 	} {
 		if got := Parse(text, now).Data.Issuer; got != want {
 			t.Errorf("%q: issuer %q, want %q", text, got, want)

@@ -91,7 +91,7 @@ func findPaper(g *image.Gray) (paper, bool) {
 		box, paperT, line = region, t, o
 	}
 	if paperT > 0 {
-		if b := extendPaper(s, box, paperT); b != box {
+		if b := extendShaded(s, extendPaper(s, box, paperT)); b != box {
 			box, line = b, nil
 		}
 	}
@@ -206,6 +206,50 @@ func extendPaper(g *image.Gray, box image.Rectangle, t uint8) image.Rectangle {
 	}
 	if y := edge(box.Min.Y-1, -1); y >= 0 {
 		box.Min.Y = y
+	}
+	return box
+}
+
+// Bounds of extendShaded, in grey levels and pixels of the shrunken image.
+const (
+	// shadeSep: a row of the paper's columns this much brighter than the background beside
+	// them is paper still, however dark (the paper stands 50 levels and more above the
+	// table along the whole receipt measured; the rows of a table or a second paper beyond
+	// the receipt's end do not).
+	shadeSep = 35
+	// shadeSide: how wide a strip beside the paper's columns is the background compared.
+	shadeSide = 15
+)
+
+// extendShaded widens the paper's box up and down over paper in shade: a photo lit from
+// one end shows the far end of the receipt darker than the threshold that split the paper
+// from the table (#20: a pizzeria's receipt whose lower half, total and date included, fell
+// under a shadow and was cut off). A row beyond the box is paper while its columns inside
+// the box stand shadeSep above the background beside them (the mean of both sides: a
+// table's grain lightens one side here and there).
+func extendShaded(g *image.Gray, box image.Rectangle) image.Rectangle {
+	mean := func(y, x0, x1 int) (int, bool) {
+		x0, x1 = max(x0, g.Rect.Min.X), min(x1, g.Rect.Max.X)
+		if x1 <= x0 {
+			return 0, false
+		}
+		sum := 0
+		for x := x0; x < x1; x++ {
+			sum += int(g.Pix[y*g.Stride+x])
+		}
+		return sum / (x1 - x0), true
+	}
+	paperRow := func(y int) bool {
+		in, _ := mean(y, box.Min.X, box.Max.X)
+		left, okL := mean(y, box.Min.X-shadeSide, box.Min.X)
+		right, okR := mean(y, box.Max.X, box.Max.X+shadeSide)
+		return okL && okR && in-(left+right)/2 >= shadeSep
+	}
+	for box.Max.Y < g.Rect.Max.Y && paperRow(box.Max.Y) {
+		box.Max.Y++
+	}
+	for box.Min.Y > g.Rect.Min.Y && paperRow(box.Min.Y-1) {
+		box.Min.Y--
 	}
 	return box
 }

@@ -204,3 +204,31 @@ func TestPaperAskewOnWood(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperInShade: a receipt photographed lit from one end, its far half darker than the
+// threshold that parts the bright paper from the table, is found to its end: its columns
+// stand well above the table beside them all along; a second, dim paper beyond its end,
+// barely above the table, is left out. findPaper on the whole photo keeps the shaded half.
+func TestPaperInShade(t *testing.T) {
+	s := plain(120, 300, 60)
+	fillRect(s, 20, 0, 100, 150, 220) // the lit half of the receipt
+	for y := 150; y < 260; y++ {
+		fillRect(s, 0, y, 120, y+1, uint8(60-(y-150)/5))     // the table, darker away from the light
+		fillRect(s, 20, y, 100, y+1, uint8(200-(y-150)*3/4)) // the paper in shade: 200 down to 118
+	}
+	fillRect(s, 20, 260, 100, 300, 55) // beyond its end: a dim paper, barely above the table
+	if got, want := extendShaded(s, image.Rect(20, 0, 100, 150)), image.Rect(20, 0, 100, 260); got != want {
+		t.Errorf("box %v, want %v", got, want)
+	}
+	g := plain(1200, 3000, 60)
+	for y := range 3000 {
+		sy := y / 10
+		for x := range 1200 {
+			g.Pix[y*g.Stride+x] = s.Pix[sy*s.Stride+x/10]
+		}
+	}
+	p, ok := findPaper(g)
+	if want := image.Rect(200, 0, 1000, 2600); !ok || area(p.box.Intersect(want)) < area(want)*97/100 || area(p.box) > area(want)*110/100 {
+		t.Errorf("findPaper: %v (%v), want about %v", p.box, ok, want)
+	}
+}

@@ -264,7 +264,7 @@ var totalWords = []struct {
 	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already), an American
 	// till's "TL $45.26".
 	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|^\W*tl\s+\$?\d`), 8},
-	{lazyre.New(`betrag|amount|bel[øo]p`), 5}, // Norwegian "Beløp" on a card slip
+	{lazyre.New(`betrag|amount|bel[øo]p|\bimporto\b`), 5}, // Norwegian "Beløp" on a card slip, Italian "Importo pagato"
 }
 
 // Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
@@ -272,11 +272,11 @@ var totalWords = []struct {
 // "TOTAL INCLUDES 8% GST 1.07"; not "Total (Inclusive of GST)", the gross), one rate's sum
 // ("Total 6% supplies"), the amount before tax ("Total (Excluding GST)", "Total 6%
 // supplies (excl. GST)", "Summe netto") and a subtotal before discounts ("Sub-total",
-// "Zwischensumme", an invoice's "Line Total Amount"), which would win a tie of votes as the
+// "Zwischensumme", Austrian tills' "Zw-Summe", "sous-total", "delsumma", "välisumma", an invoice's "Line Total Amount"), which would win a tie of votes as the
 // larger figure.
 var (
 	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
-	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|line\s+total|positionssumme|avant\s+remises?`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|zw\.?\s?-?\s?summe|sous[-\s]?total|delsum(?:ma)?\b|v[äa]lisumma|mezisou[čc]et|line\s+total|positionssumme|avant\s+remises?`)
 	// discountSumRE is the sum of a receipt's discounts ("TOTAL REMISE IMMEDIATE 14,18-",
 	// "TOTAL DES AVANTAGES DU JOUR", "Summe Rabatt"): no amount paid; the sum before the
 	// discounts ("TOTAL AVANT REMISES 33,09", beforeTaxRE) less it is.
@@ -289,10 +289,11 @@ var (
 
 var (
 	// cardRE is a card payment's line, in the words of the tills of many countries (French
-	// "CB" and "carte bancaire", Spanish "tarjeta", Italian "carta" and "Bancomat", an
-	// American till's "CREDIT" at the line's start; a loyalty card's "Carte Maison" is none).
-	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept|\bcb\b|carte bancaire|carte bleue|sans contact|contactless|tarjeta|\bcarta\b|bancomat|^\W*credit\b`)
-	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contanti|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago`)
+	// "CB" and "carte bancaire", Spanish "tarjeta", Italian "carta", "Bancomat" and
+	// "pagamento elettronico", cash being "pagamento contante"; an American till's "CREDIT"
+	// at the line's start; a loyalty card's "Carte Maison" is none).
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept|\bcb\b|carte bancaire|carte bleue|sans contact|contactless|tarjeta|\bcarta\b|bancomat|pagamento elettronico|^\W*credit\b`)
+	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contant[ei]|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago`)
 	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r|[vy]uelto`)
 	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
 	// misreads the MwSt after it ("MASt").
@@ -546,7 +547,7 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bvero\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b`)
 	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross|\brate\b|\btaux\b|satz|excl|grunn|underlag|veroton|verollinen|z[áa]klad|imponibile|\bbase\b`)
 )
 
@@ -749,9 +750,16 @@ func figureRate(row string) (VATLine, bool) {
 		return VATLine{}, false // the rate's figure and at least two others
 	}
 	halfCent := decimal.New(5, -3)
+	// The VAT is the net's at the rate to half a cent, or the gross's share: a till that
+	// computes the VAT from the gross rounds the net ("14,00 0,64 4,61 5,25": 4,61 × 14 %
+	// is 0,6454, 5,25 × 14/114 is 0,6447).
 	toHalfCent := func(l VATLine) bool {
 		r := l.Rate.Value().Div(decimal.NewFromInt(100))
-		return l.Net.Value().Mul(r).Sub(l.VAT.Value()).Abs().LessThanOrEqual(halfCent)
+		if l.Net.Value().Mul(r).Sub(l.VAT.Value()).Abs().LessThanOrEqual(halfCent) {
+			return true
+		}
+		share := l.Gross.Value().Mul(r).Div(r.Add(decimal.NewFromInt(1)))
+		return l.Gross.Valid() && share.Sub(l.VAT.Value()).Abs().LessThanOrEqual(halfCent)
 	}
 	// The rate stands first in its row, as the table's rate column does.
 	first, others := as[0], make([]decimal.Decimal, 0, len(as)-1)
@@ -1918,8 +1926,9 @@ func (p *parser) issuer() (Issuer, float64) {
 }
 
 // kindOnlyRE is a line that names only what kind of place a shop is ("PIZZERIA",
-// "RISTORANTE", "Berghotel", "Bäckerei und Konditorei"): its name is on a line below.
-var kindOnlyRE = lazyre.New(`(?i)^\W*(?:(?:\pL+)?(?:hotel|gasthaus|gasthof|restaurant|ristorante|pizzeria|trattoria|osteria|taverna|brasserie|bistro|caf[ée]|bar|pub|imbiss|kiosk|b[äa]ckerei|konditorei|metzgerei|fleischerei|apotheke|pharmacie|farmacia|boulangerie|p[âa]tisserie|tankstelle|buchhandlung|bakery|grill)(?:\s+(?:und|&|and|et|e|y)\s+\pL+)?)\W*$`)
+// "RISTORANTE", "Berghotel", "Bäckerei und Konditorei", "PIZZERIA D'ASPORTO", a takeaway,
+// its D read as 0): its name is on a line below.
+var kindOnlyRE = lazyre.New(`(?i)^\W*(?:(?:\pL+)?(?:hotel|gasthaus|gasthof|restaurant|ristorante|pizzeria|trattoria|osteria|taverna|brasserie|bistro|caf[ée]|bar|pub|imbiss|kiosk|b[äa]ckerei|konditorei|metzgerei|fleischerei|apotheke|pharmacie|farmacia|boulangerie|p[âa]tisserie|tankstelle|buchhandlung|bakery|grill)(?:\s+(?:und|&|and|et|e|y)\s+\pL+)?(?:\s+(?:[d0o]['’]\s?asporto|da asporto|al taglio|[àa] emporter|take\s?-?away|to go))?)\W*$`)
 
 // namedKind is the kind of place at head[i] with its name, the first line below (within
 // three) that reads as a name and is not another kind ("RISTORANTE" over "la Piazzetta":

@@ -633,3 +633,62 @@ func TestCleanDateWins(t *testing.T) {
 		t.Errorf("date %q, want 2017-09-07", r.Data.Date)
 	}
 }
+
+// TestChainFormat: a chain's format named anywhere, read right or with one letter misread,
+// names the issuer over the chain's own name found first.
+func TestChainFormat(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"3 SPAR BIO-Jog. 0.79\nhttps://rksv.spar.at/DOWFG\nDanke fuer Ihren Einkauf bei INTERSPAR!", "Interspar"},
+		{"Supermarket „EURDSPAR”\nul. Jana Pawla 3\nSPAR TORBA PAPIEROWA 1 x0,79 0,79", "Eurospar"},
+		{"SPAR Markt Huber\nSUMME 12,40", "Spar"},
+		{"STAR Tankstelle\nStarbucks Kaffee 2,50", "Star"},
+	} {
+		b, _ := findBrand(strings.ToLower(c.text))
+		got := ""
+		if b != nil {
+			got = b.name
+		}
+		if got != c.want {
+			t.Errorf("%q: brand %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestAustrianSubtotal: Austrian tills print "Zw-Summe" (Zwischensumme), the sum before the
+// week's discounts; with the "Summe" below it misread, it is no total: the breakdown and
+// the subtotal less the discount make 7.95.
+func TestAustrianSubtotal(t *testing.T) {
+	text := "PENNY MARKT\nDatum: 07.10.2019 Zeit: 18:05\nKessel chips B 0.99\nGartenschere Amboss C 2.99\nZw-Summe EUR 8.21\nWochenstars KW 40 -0.26\nSunne EUR 1.3\nBetrag dankend erhalten\nB:10% MwSt von 4.51 = 0.45\nC: 20% MwSt von 2.49 = 0.50\n"
+	r, _ := parse(text, now, asReceipt, nil)
+	if r.Data.Gross.String() != "7.95" || len(r.VAT) != 2 {
+		t.Errorf("total %s, breakdown %v; want 7.95 in two rates", r.Data.Gross, r.VAT)
+	}
+}
+
+// TestFinnishTaxTable: a Finnish till's table ("Vero % Vero € Veroton € Yht. €") prints the
+// rate as a figure and computes the VAT from the gross, so the net times the rate misses the
+// VAT by more than half a cent (4,61 × 14 % = 0,6454; 5,25 × 14/114 = 0,6447).
+func TestFinnishTaxTable(t *testing.T) {
+	text := "PUUILO\nPUUILO OY / Y-2431081-2\nAika: 01.03.2019 15:33:15\n10111322 RE-MIX 350G 2,90\nYhteensa 14,85\nVero % Vero € Veroton € Yht. €\n14,00 0,64 4,61 5,25\n24,00 1,86 7,74 9,60\nYHT. 2,50 12,35 14,85\n"
+	r, _ := parse(text, now, asReceipt, nil)
+	var got []string
+	for _, l := range r.VAT {
+		got = append(got, l.Rate.String()+":"+l.Net.String()+"/"+l.VAT.String()+"/"+l.Gross.String())
+	}
+	if want := []string{"14:4.61/0.64/5.25", "24:7.74/1.86/9.60"}; !slices.Equal(got, want) {
+		t.Errorf("breakdown %v, want %v", got, want)
+	}
+}
+
+// TestItalianCommercialDocument: an Italian "documento commerciale" names its payment
+// "Pagamento contante" or "Pagamento elettronico" and the amount paid "Importo pagato"; the
+// total's own figure lost, they make it.
+func TestItalianCommercialDocument(t *testing.T) {
+	for _, pay := range []string{"Pagamento contante", "Pagamento elettronico"} {
+		text := "PIZZERIA D'ASPORTO\nVIA PONT 12-14 TORINO\nDOCUMENTO COMMERCIALE\nReparto 1 10% 2,00\nReparto 1 10% 2,50\nReparto 1 10% 1,00\nTOTALE COMPLESSIVO\ndi cui IVA 0,50\n" + pay + " 5,50\nImporto pagato 5,50\n07-10-2025 13:05\n"
+		r, _ := parse(text, now, asReceipt, nil)
+		if r.Data.Gross.String() != "5.50" {
+			t.Errorf("%s: total %s, want 5.50", pay, r.Data.Gross)
+		}
+	}
+}
