@@ -619,16 +619,6 @@ func TestLogoBrand(t *testing.T) {
 	}
 }
 
-// TestCleanDateWins: without a keyword or a date read more often, a date printed cleanly
-// wins over one OCR spaced ("CR a.s." read "CR 4.9. 10", no 4 September 2010).
-func TestCleanDateWins(t *testing.T) {
-	text := "Tesco Stores CR 4.9. 10\nVrsovicka 1827/68b, 100 00 Praha\nCELKEM 19,80\nEC/MC 19,80\nSTAV PRED TRANSAKC 07/09/17 484\n"
-	r, _ := parse(text, now, asReceipt, nil)
-	if r.Data.Date != "2017-09-07" {
-		t.Errorf("date %q, want 2017-09-07", r.Data.Date)
-	}
-}
-
 // TestChainFormat: a chain's format named anywhere, read right or with one letter misread,
 // names the issuer over the chain's own name found first.
 func TestChainFormat(t *testing.T) {
