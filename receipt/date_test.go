@@ -49,6 +49,8 @@ func TestGluedDates(t *testing.T) {
 		"Datum Zeit\n02.05.209916:39":                               "",           // a glued future date is none
 		"SUMME 19.99\nMWST 19.00 % 16.80 3.19\n02.08.2020 16:39 36": "2020-08-02",
 		"TOTAL 128.10\n133-000007-010387430/07/2023 13:07":          "2023-07-30", // the day run on from a ticket's number
+		"TOTAL 116.15\nDATA:07/11/2025ORA:19-33-31":                 "2025-11-07", // the year run into the time's label
+		"TOTAL 116.15\nDATA:07/11/2025ORA\nData 08.11.2025":         "2025-11-08", // a clean date wins
 		"TOTAL 128.10\nRef 010387430/07/2023":                       "",           // no time vouches for it
 	} {
 		r := Parse(text, now)
@@ -107,6 +109,31 @@ func TestImplausibleDateReadAgain(t *testing.T) {
 		}
 		if string(r.Data.Date) != c.want || sec.calls > 0 != c.read {
 			t.Errorf("%q then %q: date %s (want %s), read again %d times", c.first, c.second, r.Data.Date, c.want, sec.calls)
+		}
+	}
+}
+
+// TestSecondReadingPicksAmongDates: Tesseract's text prints two dates, neither named nor read
+// more often (Biedronka's fiscal part "2024-05-15", its card slip "2024-05-16"); the second
+// reading's date, one of the two, is taken. A date of the second reading that Tesseract's
+// text does not print, or prints only as figures that look like one, leaves Tesseract's.
+func TestSecondReadingPicksAmongDates(t *testing.T) {
+	first := "Biedronka\nRabat x5 -1.20\nSPRZEDAZ OPODATKOWANA C 23,58\nPTU C 5,00 % 1,12\nSUMA PLN 23,58\n00524 #Kasa 1 Kasjer nr 28 2024-05-15 20:37\nGOTOWKA 30,58 PLN\nRESZTA 7,00 PLN\n2024-05-16 20:37 553466\nNIEFISKALNY"
+	for _, c := range []struct{ second, want string }{
+		{"SUMA PLN 23,58\n00524 #Kasa 1Kasjer nr 28 2024-05-16 20:37", "2024-05-16"},
+		{"SUMA PLN 23,58\n00524 #Kasa 1Kasjer nr 28 2024-05-18 20:37", "2024-05-15"},
+		// A quantity and a discount read as a date in both ("x5 -1.20") are no date.
+		{"SUMA PLN 23,58\nRabat x5 -1.20", "2024-05-15"},
+	} {
+		sec := &fixedReader{text: c.second}
+		// The breakdown read as partial keeps the receipt open for a second reading.
+		e := &Extractor{OCR: fixedOCR{strings.Replace(first, "23,58\nPTU", "23,53\nPTU", 1)}, Second: sec, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(r.Data.Date) != c.want || sec.calls == 0 {
+			t.Errorf("second %q: date %s (want %s), read again %d times", c.second, r.Data.Date, c.want, sec.calls)
 		}
 	}
 }

@@ -264,6 +264,11 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 	// second's passes.
 	if s.Data.Date != "" && (r.Data.Date == "" || !datePlausible(r.Data.Date, r.VAT, r.Country, e.now()) && datePlausible(s.Data.Date, r.VAT, r.Country, e.now())) {
 		r.Data.Date, r.Data.Time, r.Confidence.Date = s.Data.Date, s.Data.Time, s.Confidence.Date
+	} else if s.Data.Date != "" && s.Data.Date != r.Data.Date && r.Confidence.Date <= firstDateConf && p.printsDate(s.Data.Date) && sp.printsDate(s.Data.Date) {
+		// Tesseract's text prints two dates, chosen between by their order alone; the
+		// second reading's is one of them: two readings agree on it (Biedronka's
+		// "2024-05-16" read "2024-05-15" on the fiscal part, right on the card slip under it).
+		r.Data.Date, r.Data.Time, r.Confidence.Date = s.Data.Date, s.Data.Time, agreedDateConf
 	}
 	if s.Data.Issuer != "" && (r.Data.Issuer == "" || s.Confidence.Issuer > r.Confidence.Issuer) {
 		r.Issuer, r.Data.Issuer, r.Confidence.Issuer = s.Issuer, s.Data.Issuer, s.Confidence.Issuer

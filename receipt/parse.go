@@ -925,6 +925,12 @@ func completeVAT(r *Result, partial []partialVAT, rates []decimal.Decimal) {
 				vatOf := func(gross decimal.Decimal) decimal.Decimal {
 					return gross.Mul(rate).Div(rate.Add(decimal.NewFromInt(100))).Round(2)
 				}
+				if len(pv.amounts) == 0 && len(partial) == 1 && rate.Equal(pv.rate) {
+					// A rate whose figures OCR lost, the one line missing: the rest of the
+					// total is its gross (a Polish summary's "PTU A 23%" beside a read B).
+					line, ok = VATLine{Rate: einvoice.NewDecimal(rate), Net: money(rem.Sub(vatOf(rem))), VAT: money(vatOf(rem)), Gross: money(rem), Code: pv.code}, true
+					break search
+				}
 				for _, a := range pv.amounts {
 					switch {
 					case a.Equal(rem) && rate.Equal(pv.rate) && !contradicts(pv.amounts, rem, vatOf(rem)):
@@ -1126,12 +1132,15 @@ var (
 	// ("02.05.202016:39", "29.02.2014:52" = 29.02.20 14:52); noDotDateRE: the dot after the
 	// day is lost ("0203.20 15:59"). Both are read only when the time that follows vouches
 	// for them, and only when no date is read cleanly; so is a date run on from a number
-	// before it (leftGluedRE).
+	// before it (leftGluedRE) or into a word after it (wordGluedRE).
 	gluedTimeRE = lazyre.New(`(?:^|[^\d])([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2}|\d{2})(?:[01]\d|2[0-3]):[0-5]\d`)
 	noDotDateRE = lazyre.New(`(?:^|[^\d.,])([0-3]\d)([01]\d)[.]((?:19|20)\d{2}|\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
 	// leftGluedRE: the day runs on from the number before it, the ticket's in a footer
 	// ("133-000007-010387430/07/2023 13:07", Leroy Merlin's as PaddleOCR reads it).
 	leftGluedRE = lazyre.New(`\d([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?:[^\d]|$)`)
+	// wordGluedRE: the year runs into the word after it, the time's label (Mega Image's
+	// "DATA:07/11/2025ORA:19-33-31"); its four digits and separators printed as they are.
+	wordGluedRE = lazyre.New(`(?:^|[^\d])([0-3]\d)[./]([01]\d)[./]((?:19|20)\d{2})\pL`)
 )
 
 // dates are the day, month and year of each date in l: numeric (dateRE) or with the month's
@@ -1255,16 +1264,27 @@ var monthDayRE = lazyre.New(`(?i)(?:^|[^\d])([0-3]?\d)\.?[\s-]?(\pL{3,9})\.?,?[\
 // date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
 // then the first; dates in the future or before 1990 are no receipt's date. The time is the
 // one on the date's line, else the first.
-func (p *parser) date() (einvoice.Date, string, float64) {
-	type cand struct {
-		d       time.Time
-		line    int
-		keyword bool
-		mended  bool // its year had one digit misread (mendYear)
-		loose   bool // spaced or with letters for digits (looseDate)
-	}
-	var cands, future []cand
-	count := map[time.Time]int{}
+// Confidences of a date chosen by its place alone (the first printed cleanly), and of one
+// read more often than the others or by two readings.
+const (
+	firstDateConf  = 0.6
+	agreedDateConf = 0.8
+)
+
+// dateCand is a date the text prints, where, and how it was read.
+type dateCand struct {
+	d       time.Time
+	line    int
+	keyword bool
+	mended  bool // its year had one digit misread (mendYear)
+	loose   bool // spaced or with letters for digits (looseDate)
+}
+
+// dateCands are the purchase dates the text may print, in its order, and whether they were
+// read from a footer whose separator OCR lost (glued); a date in the future only when there
+// is no other.
+func (p *parser) dateCands() (cands []dateCand, glued bool) {
+	var future []dateCand
 	american := p.american()
 	for i, l := range p.lines {
 		if validityRE.MatchString(p.lower[i]) {
@@ -1286,32 +1306,27 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 			if d.After(p.now.Add(24 * time.Hour)) {
 				if y, ok := mendYear(ocrDigits.Replace(m[3]), p.now); ok {
 					if md, ok := mkDate(ocrDigits.Replace(m[1]), ocrDigits.Replace(m[2]), strconv.Itoa(y)); ok && !md.After(p.now.Add(24*time.Hour)) {
-						cands = append(cands, cand{md, i, keyword, true, looseDate(m)})
-						count[md]++
+						cands = append(cands, dateCand{md, i, keyword, true, looseDate(m)})
 						continue
 					}
 				}
-				future = append(future, cand{d, i, keyword, false, looseDate(m)})
+				future = append(future, dateCand{d, i, keyword, false, looseDate(m)})
 				continue
 			}
-			cands = append(cands, cand{d, i, keyword, false, looseDate(m)})
-			count[d]++
+			cands = append(cands, dateCand{d, i, keyword, false, looseDate(m)})
 		}
 		for _, m := range isoDateRE.FindAllStringSubmatch(l, -1) {
 			if d, err := time.Parse(time.DateOnly, m[1]+"-"+m[2]+"-"+m[3]); err == nil && !d.After(p.now) {
-				cands = append(cands, cand{d, i, keyword, false, false})
-				count[d]++
+				cands = append(cands, dateCand{d, i, keyword, false, false})
 			}
 		}
 	}
-	glued := false // the date is read from a footer whose separator OCR lost
 	if len(cands) == 0 {
 		for i, l := range p.lines {
-			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE, leftGluedRE} {
+			for _, re := range []*lazyre.Regexp{gluedTimeRE, noDotDateRE, leftGluedRE, wordGluedRE} {
 				for _, m := range re.FindAllStringSubmatch(l, -1) {
 					if d, ok := mkDate(m[1], m[2], m[3]); ok && d.Year() >= 1990 && !d.After(p.now.Add(24*time.Hour)) {
-						cands = append(cands, cand{d, i, false, false, true})
-						count[d]++
+						cands = append(cands, dateCand{d, i, false, false, true})
 						glued = true
 					}
 				}
@@ -1321,7 +1336,22 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	if len(cands) == 0 && len(future) > 0 {
 		// Only a future date: report it with low confidence; the plausibility check flags it.
 		cands = future[:1]
-		count[cands[0].d] = 1
+	}
+	return cands, glued
+}
+
+// printsDate: d is one of the purchase dates the text prints, printed cleanly (not spaced
+// or with letters for digits: "x5 -1.20", a quantity and a discount, is no 5 January 2020).
+func (p *parser) printsDate(d einvoice.Date) bool {
+	cands, _ := p.dateCands()
+	return slices.ContainsFunc(cands, func(c dateCand) bool { return !c.loose && c.d.Format(time.DateOnly) == string(d) })
+}
+
+func (p *parser) date() (einvoice.Date, string, float64) {
+	cands, glued := p.dateCands()
+	count := map[time.Time]int{}
+	for _, c := range cands {
+		count[c.d]++
 	}
 	if len(cands) == 0 {
 		return "", "", 0
@@ -1329,7 +1359,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	// Without a keyword or a date read more often, the first date printed cleanly wins
 	// over one OCR spaced or misread: Tesco's "Tesco Stores CR a.s." read "CR 4.9. 10" is no
 	// 4 September 2010 beside the clubcard line's "07/09/17".
-	best, conf := cands[0], 0.6
+	best, conf := cands[0], firstDateConf
 	for _, c := range cands {
 		if !c.loose {
 			best = c
@@ -1344,7 +1374,7 @@ func (p *parser) date() (einvoice.Date, string, float64) {
 	if !best.keyword {
 		for _, c := range cands {
 			if count[c.d] > count[best.d] {
-				best, conf = c, 0.8
+				best, conf = c, agreedDateConf
 			}
 		}
 	}
@@ -1641,11 +1671,11 @@ var labelledVATRE = lazyre.New(`(?i:\b(?:n°\s?tva|tva(?:\s+intracommunautaire)?
 // fiscal printer prints alike: the sales of each rate's letter ("SPRZEDAŻ OPODATKOWANA A
 // 99,55", "Sprzed. opod. PTU A 99,55") and that letter's rate and tax ("PTU A 23,00%
 // 18,62", "Kwota A 23,00% 18,62"). OCR reads "Sprzed" as "Spr2ed", "Sorzed", "Sprzenas",
-// "GPRZEDAZ" or runs it into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU" or "PT0"; it puts a photo's edge before
+// "GPRZEDAZ" or runs it into "opodatkowana", "Kwota" as "Kuota", "PTU" as "PIU", "PT0" or "DTU"; it puts a photo's edge before
 // the line ("J SPRZEDAZ") and marks between the rate and the tax ("PTU C 5,00 x . 0,99").
 var (
 	ptuSaleRE = lazyre.New(`(?i)^(?:\S{1,3}\s+)?[sg5]\S{1,7}\s*opod\S*?(?:[.\s]\s*(?:p[tij]u\s*)?|an[ae])([a-g]):?\s+-?\d`)
-	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|p[tij]?[u0]\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
+	ptuTaxRE  = lazyre.New(`(?i)^(?:\S{1,3}\s+)?(?:k[wuv]ota\s*(?:p[tij]?u\s*)?|[pd][tij]?[u0]\s*)([a-g])\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*[%27]?\D{0,5}?\s-?\d`)
 	// ptuBareSaleRE is a sales line whose letter OCR lost or read as another ("SPRZEDAZ
 	// OPODAIKOWANA 66,19", "OPODAIKOWANH H 12,00"); the letter of ptuSaleRE stands apart
 	// from the word before it or follows the word's whole ending ("OPODATKOWANAA"), never
@@ -1691,6 +1721,14 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 		}
 		as := amounts(l)
 		if len(as) == 0 {
+			if m := ptuTaxRE.FindStringSubmatch(l); m != nil {
+				// The letter's rate, its tax unreadable ("PTU A 23x 35 8" for "PTU A 23% 3,55").
+				if rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", ".")); err == nil && plausibleRate(rate) {
+					if g := get(m[1]); !g.taxed {
+						g.rate = decimal.RequireFromString(rate.String())
+					}
+				}
+			}
 			continue
 		}
 		last := as[len(as)-1].v
@@ -1740,6 +1778,12 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 	var partial []partialVAT
 	for _, c := range order {
 		g := byLetter[c]
+		if !g.sale && !g.taxed && !g.rate.IsZero() {
+			// Only the letter's rate was read: completeVAT may give it what the total
+			// leaves.
+			partial = append(partial, partialVAT{rate: g.rate, code: c})
+			continue
+		}
 		if !g.sale || !g.taxed {
 			continue
 		}

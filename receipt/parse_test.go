@@ -372,6 +372,30 @@ func TestPolishTaxSummary(t *testing.T) {
 	}
 }
 
+// TestPolishLetterWithoutFigures: a letter of a Polish tax summary whose figures OCR lost
+// ("SPRZEDAZ OPODATKONANA A {9,00", "DTU A 23x 35 8" for 19,00 and 3,55) but whose rate it
+// read is the part of the total the other letters leave, at that rate; with two such
+// letters, neither is guessed.
+func TestPolishLetterWithoutFigures(t *testing.T) {
+	text := "F.H.U. BOSMAN\nPARAGON FISKALNY\nSPRZEDAZ OPODATKONANA A {9,00\nSPRZEDAZ OPODATKOWANA B 84,00\n9 DTU A 23x 35 8\n4 PIU B 8% 6,22\nSUMA PTU 9,7\nSUMA PLN 103,00\n2021-07-04 14:36"
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{text, []string{"B 8:77.78/6.22/84.00", "A 23:15.45/3.55/19.00"}},
+		{strings.Replace(text, "4 PIU B 8% 6,22", "4 PIU B 8% 6 22", 1), nil},
+	} {
+		r := Parse(c.text, now)
+		var got []string
+		for _, l := range r.VAT {
+			got = append(got, fmt.Sprintf("%s %s:%s/%s/%s", l.Code, l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if !slices.Equal(got, c.want) || r.Data.Gross.String() != "103.00" {
+			t.Errorf("%q:\nVAT %q, want %q; total %s", c.text, got, c.want, r.Data.Gross)
+		}
+	}
+}
+
 // TestPolishSummaryWithoutItsTotal: a Polish tax summary behind a photo's edge noise
 // ("SSH SPRZEDAZ OPODATK. A"), whose "SUMA PLN" line OCR lost, makes the total from its
 // letter's sales when the tax fits them; the company's legal form as OCR reads it

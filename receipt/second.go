@@ -238,7 +238,9 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time, issuerOnly 
 			foundDate = true
 		}
 	}
-	if needFigures && !foundFigures || needDate && !foundDate {
+	// Without a total Tesseract may have lost its row altogether (REWE's "SUMME EUR 7,42"
+	// between two dashed rules): the rows it read cannot say where it stands.
+	if needFigures && (!foundFigures || !r.Data.Gross.Valid()) || needDate && !foundDate {
 		return cropPNG(full, s.gray, []image.Rectangle{area})
 	}
 	if needIssuer {

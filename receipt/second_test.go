@@ -82,7 +82,8 @@ func receiptScan(t *testing.T) ([]string, *scanRead, []byte, *Result) {
 // TestSecondImage: the second reading gets the rows that can settle what Tesseract left
 // open: the total's and the VAT table's rows for unconfirmed figures (not the item lines, not
 // the words after the table), the date's row and its neighbours for a missing date, the
-// header for a missing issuer; without a row that names what is open, the whole text area.
+// header for a missing issuer; without a row that names what is open or without a total, the
+// whole text area.
 func TestSecondImage(t *testing.T) {
 	texts, s, full, r := receiptScan(t)
 	r.Data.Issuer, r.Confidence.Issuer = "Bäckerei Muster", brandIssuer
@@ -100,6 +101,14 @@ func TestSecondImage(t *testing.T) {
 	}
 	if got[19] || got[26] {
 		t.Errorf("unconfirmed figures: rows of words after the VAT table or the date's row read again: %v", got)
+	}
+
+	// No total read: the row that holds it may be one Tesseract lost, so the whole text
+	// area is read, every row.
+	noTotal := *r
+	noTotal.Data.Gross = einvoice.Decimal{}
+	if got := rowsIn(t, secondImage(full, s, &noTotal, now, false), len(texts)); len(got) != len(texts) {
+		t.Errorf("no total: %d of %d rows read again", len(got), len(texts))
 	}
 
 	// Figures confirmed, the date missing: its row and neighbours only.
