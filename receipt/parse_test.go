@@ -361,15 +361,21 @@ func TestPolishTaxSummary(t *testing.T) {
 		"LECLERC\nGPRZEDAZ OPODATKOWANA A 99,55\nPT0 A 23.00 % 18,62\nSPRZEDAZ OPODATKOWANA C 154,77\nPTUC5.002 7,37\nSUMA PLN 254,32\n19.11.2025",
 	} {
 		r := Parse(text, now)
-		var got []string
-		for _, l := range r.VAT {
-			got = append(got, fmt.Sprintf("%s %s:%s/%s/%s", l.Code, l.Rate, l.Net, l.VAT, l.Gross))
-		}
+		got := codedLines(r.VAT)
 		want := []string{"A 23:80.93/18.62/99.55", "C 5:147.40/7.37/154.77"}
 		if !slices.Equal(got, want) || r.Data.Gross.String() != "254.32" {
 			t.Errorf("%q:\nVAT %q, want %q; total %s", text, got, want, r.Data.Gross)
 		}
 	}
+}
+
+// codedLines are VAT lines as "code rate:net/VAT/gross".
+func codedLines(vat []VATLine) []string {
+	var out []string
+	for _, l := range vat {
+		out = append(out, fmt.Sprintf("%s %s:%s/%s/%s", l.Code, l.Rate, l.Net, l.VAT, l.Gross))
+	}
+	return out
 }
 
 // TestPolishLetterWithoutFigures: a letter of a Polish tax summary whose figures OCR lost
@@ -386,10 +392,7 @@ func TestPolishLetterWithoutFigures(t *testing.T) {
 		{strings.Replace(text, "4 PIU B 8% 6,22", "4 PIU B 8% 6 22", 1), nil},
 	} {
 		r := Parse(c.text, now)
-		var got []string
-		for _, l := range r.VAT {
-			got = append(got, fmt.Sprintf("%s %s:%s/%s/%s", l.Code, l.Rate, l.Net, l.VAT, l.Gross))
-		}
+		got := codedLines(r.VAT)
 		if !slices.Equal(got, c.want) || r.Data.Gross.String() != "103.00" {
 			t.Errorf("%q:\nVAT %q, want %q; total %s", c.text, got, c.want, r.Data.Gross)
 		}
