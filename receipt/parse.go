@@ -1261,9 +1261,6 @@ func englishMonth(name string) bool {
 // it: "05 Jan 2017", "28 MAR 18", "5. Mai 2020", "18-Aug-25".
 var monthDayRE = lazyre.New(`(?i)(?:^|[^\d])([0-3]?\d)\.?[\s-]?(\pL{3,9})\.?,?[\s-]?((?:19|20)\d{2}|\d{2})(?:[^\d:]|$)`)
 
-// date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
-// then the first; dates in the future or before 1990 are no receipt's date. The time is the
-// one on the date's line, else the first.
 // Confidences of a date chosen by its place alone (the first printed cleanly), and of one
 // read more often than the others or by two readings.
 const (
@@ -1347,6 +1344,9 @@ func (p *parser) printsDate(d einvoice.Date) bool {
 	return slices.ContainsFunc(cands, func(c dateCand) bool { return !c.loose && c.d.Format(time.DateOnly) == string(d) })
 }
 
+// date finds the receipt's date and time: a date after "Datum" wins, then the most frequent,
+// then the first; dates in the future or before 1990 are no receipt's date. The time is the
+// one on the date's line, else the first.
 func (p *parser) date() (einvoice.Date, string, float64) {
 	cands, glued := p.dateCands()
 	count := map[time.Time]int{}
@@ -1720,15 +1720,21 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 			l = l[:m[3]]
 		}
 		as := amounts(l)
-		if len(as) == 0 {
-			if m := ptuTaxRE.FindStringSubmatch(l); m != nil {
-				// The letter's rate, its tax unreadable ("PTU A 23x 35 8" for "PTU A 23% 3,55").
-				if rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", ".")); err == nil && plausibleRate(rate) {
-					if g := get(m[1]); !g.taxed {
-						g.rate = decimal.RequireFromString(rate.String())
-					}
-				}
+		if m := ptuTaxRE.FindStringSubmatch(l); m != nil && (len(as) == 0 || !ptuSaleRE.MatchString(l) && !ptuBareSaleRE.MatchString(l)) {
+			rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "."))
+			if err != nil || !plausibleRate(rate) {
+				continue
 			}
+			rate = decimal.RequireFromString(rate.String()) // 23,00 % is 23
+			switch g := get(m[1]); {
+			case len(as) > 0:
+				g.tax, g.rate, g.taxed, g.taxAt = as[len(as)-1].v, rate, true, i
+			case !g.taxed:
+				g.rate = rate // the letter's rate, its tax unreadable ("PTU A 23x 35 8" for "PTU A 23% 3,55")
+			}
+			continue
+		}
+		if len(as) == 0 {
 			continue
 		}
 		last := as[len(as)-1].v
@@ -1738,13 +1744,6 @@ func (p *parser) ptuBreakdown() ([]VATLine, []partialVAT) {
 			sales[i] = sale{strings.ToUpper(m[1]), last}
 		} else if ptuBareSaleRE.MatchString(l) {
 			sales[i] = sale{"", last}
-		} else if m := ptuTaxRE.FindStringSubmatch(l); m != nil {
-			rate, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "."))
-			if err != nil || !plausibleRate(rate) {
-				continue
-			}
-			g := get(m[1])
-			g.tax, g.rate, g.taxed, g.taxAt = last, decimal.RequireFromString(rate.String()), true, i // 23,00 % is 23
 		}
 	}
 	fits := func(gross, tax, rate decimal.Decimal) bool {
