@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -51,11 +52,36 @@ func joinGroups(line string, re *lazyre.Regexp) string {
 	return string(b)
 }
 
+// forintRE is a whole amount of forints, as Hungarian tills print them without decimals,
+// their thousands grouped by a space or a point or not at all ("ÖSSZESEN: 1 056 Ft",
+// "3761Ft"); the sign is a word of its own ("Kft", a legal form, is none).
+var forintRE = lazyre.New(`(?i)(?:^|[^\d.,])(-?)(\d{1,3}(?:[ .]\d{3})+|\d{1,7})\s?ft\b`)
+
 // amounts finds the money figures of a line, leaving out dates (02.03.20), times, and parts
 // of longer numbers.
-func amounts(line string) []amount {
-	var out []amount
+func amounts(line string) (out []amount) {
 	line = joinSpaceGroups(line)
+	defer func() {
+		// Forints after the figures with decimals, in the line's order.
+		for _, m := range forintRE.FindAllStringSubmatchIndex(line, -1) {
+			start := m[4]
+			if m[3] > m[2] {
+				start = m[2]
+			}
+			if slices.ContainsFunc(out, func(a amount) bool { return a.start < m[1] && start < a.end }) {
+				continue
+			}
+			v, err := decimal.NewFromString(strings.NewReplacer(" ", "", ".", "").Replace(line[m[4]:m[5]]))
+			if err != nil {
+				continue
+			}
+			if m[3] > m[2] {
+				v = v.Neg()
+			}
+			out = append(out, amount{v: v, start: start, end: m[5]})
+		}
+		slices.SortStableFunc(out, func(a, b amount) int { return a.start - b.start })
+	}()
 	for _, m := range amountRE.FindAllStringSubmatchIndex(line, -1) {
 		start, end := m[0], m[1]
 		if start > 0 {

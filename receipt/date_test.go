@@ -210,3 +210,25 @@ func TestDatesOutsideEurope(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondReadingTotalOverPart: Tesseract read only a card's part of a split payment, its
+// total's row lost; the second reading's total row names the whole, with the card's line
+// under it (rc13, #20: Esselunga's "TOTALE EURO 47,91", 7,91 by card and 40,00 by meal
+// voucher). Without the card's line in the second reading, nothing ties the two.
+func TestSecondReadingTotalOverPart(t *testing.T) {
+	first := "ESSELUNGA S.p.A.\nPAGAMENTO CARTA DI CREDITO 7,91\nPAGAMENTO BUONO PASTO ELETTRON\nScontrino consultabile"
+	for _, c := range []struct{ second, want string }{
+		{"ESSELUNGA S.P.A.\nTOTALE EURO 47,91\ndi cui IVA 4,34\nPAGAMENTO CARTA DI CREDITO 7,91\nPAGAMENTO BUONO PASTO ELETTRON 40,00\n07.09.2025 15:00 DOC.N.2228-0054", "47.91"},
+		{"ESSELUNGA S.P.A.\nTOTALE EURO 47,91\ndi cui IVA 4,34\n07.09.2025 15:00 DOC.N.2228-0054", "7.91"},
+	} {
+		sec := &fixedReader{text: c.second}
+		e := &Extractor{OCR: fixedOCR{first}, Second: sec, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Gross.String() != c.want || sec.calls == 0 {
+			t.Errorf("second %q: total %s (want %s), read again %d times", c.second, r.Data.Gross, c.want, sec.calls)
+		}
+	}
+}

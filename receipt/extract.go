@@ -258,6 +258,11 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 			// read as "TobaL TUR" took the total from "CARTE BANCAIRE 128.10"; a café's
 			// "Total: $17.43" read as "7.48".
 			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
+		case !p.byTotalWord && sp.byTotalWord && second.GreaterThan(first) && slices.ContainsFunc(sp.paid, first.Equal):
+			// Tesseract's total is a card's payment alone, its total's row lost; the second
+			// reading's total row names more, of which it read that card paying part
+			// (Esselunga's "TOTALE EURO 47,91": 7,91 by credit card, 40,00 by meal voucher).
+			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
 		}
 	}
 	// The second date where Tesseract read none, or one the figures rule out that the
@@ -588,7 +593,7 @@ func (e *Extractor) readGray(ctx context.Context, g *image.Gray, dpi float64, wo
 		}
 		*words = append(*words, ocrPage(p, prepared.Bounds().Dx(), prepared.Bounds().Dy(), q.Rotated, 72/dpi))
 	}
-	return p.Text, png, q, p.Confidence, &scanRead{gray: read, page: p}, nil
+	return p.Text, png, q, p.Confidence, &scanRead{gray: read, page: p, paper: found}, nil
 }
 
 // ocrPage is an OCR'd page as word boxes in points (scale points a pixel): one block of one

@@ -232,3 +232,25 @@ func TestPaperInShade(t *testing.T) {
 		t.Errorf("findPaper: %v (%v), want about %v", p.box, ok, want)
 	}
 }
+
+// TestPaperBesideCloth: a receipt on a table, a grey cloth brighter than the table touching
+// its side (rc13, #20: a Shell receipt beside a cloth): both lie above the threshold that
+// splits them from the table, and the paper is the brighter part, a rectangle.
+func TestPaperBesideCloth(t *testing.T) {
+	s := plain(216, 288, 110)
+	fillRect(s, 150, 0, 216, 150, 165) // the cloth, beside the paper's upper half
+	fillRect(s, 60, 20, 150, 270, 215) // the paper
+	for y := 30; y < 260; y += 6 {
+		fillRect(s, 70, y, 140, y+2, 120) // its lines of text
+	}
+	g := plain(2160, 2880, 60)
+	for y := range 2880 {
+		for x := range 2160 {
+			g.Pix[y*g.Stride+x] = s.Pix[(y/10)*s.Stride+x/10]
+		}
+	}
+	p, ok := findPaper(g)
+	if want := image.Rect(600, 200, 1500, 2700); !ok || area(p.box.Intersect(want)) < area(want)*97/100 || area(p.box) > area(want)*110/100 {
+		t.Errorf("findPaper: %v (%v), want about %v", p.box, ok, want)
+	}
+}

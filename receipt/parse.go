@@ -48,6 +48,7 @@ func parse(text string, now time.Time, as scanKind, ocr ocrLines) (*Result, *par
 	r.Data.Currency = p.currency()
 	var partial []partialVAT
 	r.VAT, partial = p.vatBreakdown()
+	p.incompleteVAT = lacksRate(r.VAT, partial)
 	gross, gconf, totalLine := p.total(r.VAT)
 	if gconf > 0 {
 		r.Data.Gross = money(gross)
@@ -85,8 +86,13 @@ type parser struct {
 	brandAt   int
 
 	runnersUp []totalCandidate // other amounts named as the total, most votes first
-	ofParts   decimal.Decimal  // an amount a card paid that two totals add up to
-	rounding  decimal.Decimal  // the cash rounding the receipt prints
+	// incompleteVAT: a line of the VAT table did not fit together (lacksRate).
+	incompleteVAT bool
+	// byTotalWord: a line with a total's word ("Summe", "Totale") named the total chosen,
+	// not only a payment or a sum of other lines.
+	byTotalWord bool
+	ofParts     decimal.Decimal // an amount a card paid that two totals add up to
+	rounding    decimal.Decimal // the cash rounding the receipt prints
 
 	tendered, change decimal.Decimal // cash given and change returned, when both are printed
 
@@ -248,6 +254,9 @@ var currencyWords = map[string][]string{
 	"VEF": {"vef", "bs.f"}, "VES": {"ves", "bs.s"},
 }
 
+// paymentsSumRE is a total's word that, under a payment's line, sums the payments.
+var paymentsSumRE = lazyre.New(`^\W*ukupno\b`)
+
 // liraRE is an amount in Turkish lira as receipts print it.
 var liraRE = lazyre.New(`\d[.,]\d{2}\s?tl\b`)
 
@@ -256,15 +265,16 @@ var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]t[ia]?\b|fizetend[őo]|samaksai`), 10},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]t[ia]?\b|fizetend[őo]|samaksai|za\s*pla[ćc]anje|za\s*platiti|za\s*pla[čc]ilo|za\s*uplatu`), 10},
 	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
 	// Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
 	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
-	// "Összesen" (Norwegian and Swedish "Totalt" is a total's word already), an American
-	// till's "TL $45.26".
-	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|^\W*tl\s+\$?\d`), 8},
-	{lazyre.New(`betrag|amount|bel[øo]p|\bimporto\b`), 5}, // Norwegian "Beløp" on a card slip, Italian "Importo pagato"
+	// "Összesen", Croatian, Bosnian and Serbian "Ukupno", Slovenian "Skupaj" (Norwegian and
+	// Swedish "Totalt" is a total's word already), an American till's "TL $45.26".
+	// (Ukupno under a payment's line sums the payments: paymentsSum.)
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|\bukupno\b|\bskupaj\b|^\W*tl\s+\$?\d`), 8},
+	{lazyre.New(`betrag|amount|bel[øo]p|\bimporto\b|[öo]sszeg\b`), 5}, // Norwegian "Beløp" on a card slip, Italian "Importo pagato", Hungarian "Összeg"
 }
 
 // Lines with a total's word that name no amount paid: the tax's sum ("Total GST: 0.75",
@@ -275,8 +285,8 @@ var totalWords = []struct {
 // "Zwischensumme", Austrian tills' "Zw-Summe", "sous-total", "delsumma", "välisumma", an invoice's "Line Total Amount"), which would win a tie of votes as the
 // larger figure.
 var (
-	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
-	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|zw\.?\s?-?\s?summe|sous[-\s]?total|delsum(?:ma)?\b|v[äa]lisumma|mezisou[čc]et|line\s+total|positionssumme|avant\s+remises?`)
+	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa|ukupno|skupaj)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph|pdv|ddv)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|pdv|ddv)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|zw\.?\s?-?\s?summe|sous[-\s]?total|delsum(?:ma)?\b|v[äa]lisumma|mezisou[čc]et|line\s+total|positionssumme|avant\s+remises?|osnovica|\bosn\b|r[ée]sz[öo]sszeg|r[ée]sz[öo]sszesen`)
 	// discountSumRE is the sum of a receipt's discounts ("TOTAL REMISE IMMEDIATE 14,18-",
 	// "TOTAL DES AVANTAGES DU JOUR", "Summe Rabatt"): no amount paid; the sum before the
 	// discounts ("TOTAL AVANT REMISES 33,09", beforeTaxRE) less it is.
@@ -292,12 +302,12 @@ var (
 	// "CB" and "carte bancaire", Spanish "tarjeta", Italian "carta", "Bancomat" and
 	// "pagamento elettronico", cash being "pagamento contante"; an American till's "CREDIT"
 	// at the line's start; a loyalty card's "Carte Maison" is none).
-	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept|\bcb\b|carte bancaire|carte bleue|sans contact|contactless|tarjeta|\bcarta\b|bancomat|pagamento elettronico|^\W*credit\b`)
-	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contant[ei]|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago`)
-	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r|[vy]uelto`)
+	cardRE   = lazyre.New(`mastercard|master card|visa|maestro|girocard|ec-karte|ec karte|ec-cash|kreditkarte|karte|card|debit|lastschrift|\belv\b|amex|american express|v pay|vpay|apple pay|google pay|paypal|kontaktlos|bankkort|betalkort|kortti|kortel[ėe]|\bkarta\b|kartou|\bpin\b|\bbank\b|bankaxept|\bcb\b|carte bancaire|carte bleue|sans contact|contactless|tarjeta|\bcarta\b|bancomat|pagamento elettronico|^\W*credit\b|k[áa]rty[áa]`)
+	cashRE   = lazyre.New(`\bbar\b|bargeld|\bcash\b|gegeben|espèces|contant[ei]|efectivo|kontant|k[äa]teinen|grynieji|hotovost|got[óo]wka|k[ée]szp[ée]nz|numerário|numerario|suma de sus|sus pag\pL*|su pago|gotovina`)
+	changeRE = lazyre.New(`r[üu]e?ckgeld|zur[üu]e?ck|wechselgeld|\bchange\b|rendu|\bveksel|v[äa]xel|byttepenge|takaisin|vaihtoraha|gr[ąa][žz]a|vr[áa]ceno|\breszta\b|\bresto\b|\bcambio\b|\btroco\b|visszaj[áa]r|[vy]uelto|\bpovrat\b|vra[čc]ilo|\bkusur\b`)
 	// "Betrag enthält 3,26 € MwSt": the amount a price contains is its VAT, even where OCR
 	// misreads the MwSt after it ("MASt").
-	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b|\bptu\b`)
+	taxRE = lazyre.New(`mwst|mw\.?st|ust\b|ust\.|steuer|netto|\bnet\b|tva|\bvat\b|\btax\b|btw|iva|%|enth[äa]lt|\bmva\b|\bmoms\b|\balv\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b|\bptu\b|\bpdv\b|\bddv\b`)
 )
 
 // total finds the amount paid: each line that names it votes with its keyword's score, a
@@ -364,6 +374,11 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		case cardRE.MatchString(l) && !taxRE.MatchString(l):
 			vote(v, 6, i)
 			cards = append(cards, v)
+			continue
+		case paymentsSumRE.MatchString(l) && i > 0 && (cashRE.MatchString(p.lower[i-1]) || cardRE.MatchString(p.lower[i-1])):
+			// A Bosnian fiscal receipt's "UKUPNO: 20,00" under "UPLAĆENO:" and its
+			// "GOTOVINA: 20,00" sums the payments, the cash before its change; the total is
+			// its "TOTAL: 19,25".
 			continue
 		}
 		for _, w := range totalWords {
@@ -433,7 +448,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			}
 			sum = sum.Add(l.Gross.Value())
 		}
-		if complete {
+		if complete && !p.incompleteVAT {
 			vote(sum, 6, -1)
 		}
 	}
@@ -460,6 +475,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 		}
 	}
 	p.rounding = rounding
+	p.byTotalWord = slices.ContainsFunc(totals, values[best].Equal)
 	p.runnersUp = p.runnersUp[:0]
 	for k, s := range named {
 		if k != best && s >= 3 { // named as a total by a line, not only paid or derived
@@ -547,7 +563,7 @@ var rateRE = lazyre.New(`(\d{1,2})(?:\s?[,.]\s?(\d{1,2}))?\s?%`)
 // vatHeaderRE names a VAT table's columns ("MwSt Netto Brutto", "MWST-CODE NETTO-Entgelt
 // MWST-Betrag", "Mehrwertst. ohne MwSt mit MwSt"), as OCR reads them (HUST, MUST for MwSt).
 var (
-	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bvero\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b`)
+	vatHeaderTaxRE  = lazyre.New(`mw\.?st|must|hust|\bust\b|steuer|mehrwert|\btva\b|\btaxe\b|\bvat\b|\bbtw\b|\biva\b|\bmva\b|\bmoms\b|\balv\b|\bvero\b|\bpvm\b|\bdph\b|\bpvn\b|\b[áa]fa\b|\bpdv\b|\bddv\b`)
 	vatHeaderColsRE = lazyre.New(`nett|brutto|ohne|umsatz|\bnet\b|betrag|total|entgelt|\bht\b|\bttc\b|gross|\brate\b|\btaux\b|satz|excl|grunn|underlag|veroton|verollinen|z[áa]klad|imponibile|\bbase\b`)
 )
 
@@ -559,8 +575,14 @@ const maxVATAmounts = 8
 // included.
 var tableSumRE = lazyre.New(`^\W*(?:summ|sum\b|total|gesamt)`)
 
-// netWordRE starts the net's own line under a VAT line.
-var netWordRE = lazyre.New(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto)`)
+// otherTaxRE is a tax beside VAT that receipts print with a rate: Croatia's consumption
+// tax on drinks ("PNP (3%) 26,56 0,80", porez na potrošnju), added to the gross beside the
+// VAT, its base part of the VAT's.
+var otherTaxRE = lazyre.New(`\bpnp\b|porez na potro`)
+
+// netWordRE starts the net's own line under a VAT line (Croatian, Bosnian and Serbian
+// "Osnovica", "OSN.": the base).
+var netWordRE = lazyre.New(`^\W*(?:netto|net\b|nettobetrag|netto-warenwert|warenwert netto|osnovica|osn\b)`)
 
 // partialVAT is a line with a rate whose amounts did not fit together (OCR misread one):
 // the total may complete it.
@@ -568,6 +590,17 @@ type partialVAT struct {
 	rate    decimal.Decimal
 	amounts []decimal.Decimal
 	code    string
+	named   bool // its line names the tax ("inkl. 7% MwSt. auf 42,52"), no discount's percentage
+}
+
+// lacksRate: a line naming the tax at a rate the breakdown's read lines do not have did not
+// fit together; the breakdown is incomplete, and its sum no total (#20: a Gasthaus's "A
+// inkl. 19% MwSt. auf 11,93 2,27" read, its "B inkl. 7% MwSt. auf 42,52 2,98" misread: the
+// A line's 14,20 was taken for the total of 59,70).
+func lacksRate(vat []VATLine, partial []partialVAT) bool {
+	return slices.ContainsFunc(partial, func(pv partialVAT) bool {
+		return pv.named && !pv.rate.IsZero() && !slices.ContainsFunc(vat, func(l VATLine) bool { return l.Rate.Valid() && l.Rate.Value().Equal(pv.rate) })
+	})
 }
 
 // vatBreakdown reads the VAT table: each line with a rate and amounts whose figures fit
@@ -592,6 +625,9 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 		low := p.lower[i]
 		if vatHeader(l, low) {
 			header = i
+			continue
+		}
+		if otherTaxRE.MatchString(low) {
 			continue
 		}
 		inTable := i-header <= 6
@@ -647,6 +683,16 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 				}
 				line, ok = fitVAT(printed, as)
 			}
+			if !ok && len(as) == 0 && i+2 < len(p.lines) && netWordRE.MatchString(p.lower[i+1]) && taxRE.MatchString(p.lower[i+2]) {
+				// The rate alone on its line, the base and the tax each on one below it (a
+				// Bosnian fiscal receipt's "E: 17,00%", "OSN. E: 16,45", "PDV E: 2,80").
+				for _, l := range p.lines[i+1 : i+3] {
+					if a, ok := last(amounts(l)); ok {
+						as = append(as, a.Abs())
+					}
+				}
+				line, ok = fitVAT(printed, as)
+			}
 			if !ok && len(as) < 2 && !adjustmentRE.MatchString(strings.TrimSpace(l)) {
 				// The base before the rate, the tax after it ("45,00 €   20 %   9,00 €");
 				// not an allowance's or charge's row ("Abschlag Sondernachlass 115,30 7 %
@@ -668,7 +714,7 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 		}
 		if !ok {
 			if len(as) > 0 {
-				partial = append(partial, partialVAT{rate: printed, amounts: as, code: code})
+				partial = append(partial, partialVAT{rate: printed, amounts: as, code: code, named: hasRate && vatHeaderTaxRE.MatchString(low)})
 			}
 			continue
 		}
@@ -1601,12 +1647,14 @@ func cleanDesc(s string) string {
 var (
 	// VAT identification numbers by their country's format (the United Kingdom's too:
 	// sellers from there still invoice into the EU, "GB123456789", "GB 123 4567 89").
-	vatIDRE   = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|IE\s?\d[0-9A-Z+*]\d{5}[A-Z]{1,2}\b|DK\s?\d{8}\b|SE\s?\d{12}\b|FI\s?\d{8}\b|CZ\s?\d{8,10}\b|PT\s?\d{9}\b|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
-	taxNoRE   = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
-	phoneRE   = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
-	postRE    = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
-	streetRE  = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
-	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)|(?i:\bsp\.\s?[z27]\s?[o0][.,]\s?[o0](?:[.,]|\s|$))`)
+	vatIDRE  = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|IE\s?\d[0-9A-Z+*]\d{5}[A-Z]{1,2}\b|DK\s?\d{8}\b|SE\s?\d{12}\b|FI\s?\d{8}\b|CZ\s?\d{8,10}\b|PT\s?\d{9}\b|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	taxNoRE  = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
+	phoneRE  = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
+	postRE   = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
+	streetRE = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
+	// legalRE: a company's legal form (Croatian, Slovenian, Bosnian and Serbian "d.o.o.",
+	// "j.d.o.o.", "d.d."; Hungarian "Kft", "Zrt", "Bt"; Czech and Slovak "s.r.o.").
+	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)|(?i:\bsp\.\s?[z27]\s?[o0][.,]\s?[o0](?:[.,]|\s|$))|(?i:\bj?\.?d\.\s?[o0]\.\s?[o0](?:\.|\s|$))|\bd\.d\.|\b(?:Kft|Zrt|Nyrt|Bt)\b|(?i:\bs\.\s?r\.\s?o\.)`)
 	junkStart = lazyre.New(`(?i)^(tel|fax|www|http|ust|st\.?-?nr|steuer|datum|kasse|bon|beleg|filiale|mo\.|öffnungs|unsere|thank|danke|vielen dank|willkommen|welcome|merci|gracias|grazie|bedankt|(simplified\s+)?tax\s+invoice|invoice|receipt|rechnung|quittung|kassenbon|articles?\b|artikel|bezeichnung|description|d[ée]signation|qty\b|menge\b|stk\b|anz\b|pos\b|paragon|p[a-z]r[a-z]g[o0]n\b|fiskalny|goods\s+sold|\S{2,4}\s+invoice\b)`)
 )
 
@@ -1939,6 +1987,14 @@ func (p *parser) issuer() (Issuer, float64) {
 					// Komperdell GmbH"): the name the receipt is known by comes first.
 					is.Name = above + ", " + is.Name
 				}
+				if above == "" {
+					if v := venueBelow(head, i); v != "" {
+						// The company first, the place it runs below ("Noshi ugostiteljstvo
+						// j.d.o.o." over "Restoran i noćni bar Grand"): the place's name is
+						// the one the receipt is known by.
+						is.Name = v + ", " + is.Name
+					}
+				}
 				break
 			}
 		}
@@ -1966,6 +2022,21 @@ func (p *parser) issuer() (Issuer, float64) {
 		}
 	}
 	return is, conf
+}
+
+// venueRE is a line that names a place by its kind and its name ("Restoran i noćni bar
+// Grand", "Cafe Bar Molo", "Hotel zur Post").
+var venueRE = lazyre.New(`(?i)^\W*(?:restaurant|restoran|ristorante|gasthaus|gasthof|hotel|caf[ée]|caffe|kafi[ćc]|bar|pub|pizzeria|konoba|gostilna|bistro|trattoria|osteria|taverna|brasserie)\s+\pL.*\pL{3}`)
+
+// venueBelow is the place named by its kind within three lines under a company's line
+// head[i], "" when none is.
+func venueBelow(head []string, i int) string {
+	for _, l := range head[i+1 : min(len(head), i+4)] {
+		if venueRE.MatchString(l) && len(amounts(l)) == 0 && !addressLine(l) && !legalRE.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
 
 // kindOnlyRE is a line that names only what kind of place a shop is ("PIZZERIA",
@@ -2080,12 +2151,15 @@ var langWords = map[string][]string{
 	"pl": {"suma", "razem", "ptu", "gotówka", "reszta", "paragon", "fiskalny"},
 	"cs": {"celkem", "dph", "hotovost", "účtenka", "děkujeme", "k úhradě"},
 	"lt": {"suma", "pvm", "mokėti", "grynieji", "ačiū", "kvitas", "iš viso"},
+	"hr": {"ukupno", "pdv", "gotovina", "račun", "hvala", "osnovica", "za platiti", "povrat"},
+	"sl": {"skupaj", "ddv", "gotovina", "račun", "hvala", "za plačilo", "vračilo"},
+	"hu": {"összesen", "áfa", "készpénz", "köszönjük", "nyugta", "kártya", "visszajáró", "fizetendő"},
 }
 
 func (p *parser) language() string {
 	all := strings.Join(p.lower, "\n")
 	best, n := "", 0
-	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es", "fi", "no", "sv", "pl", "cs", "lt"} {
+	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es", "fi", "no", "sv", "pl", "cs", "lt", "hr", "sl", "hu"} {
 		c := 0
 		for _, w := range langWords[lang] {
 			if strings.Contains(all, w) {
@@ -2102,7 +2176,7 @@ func (p *parser) language() string {
 	return best
 }
 
-var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB", "fi": "FI", "no": "NO", "sv": "SE", "pl": "PL", "cs": "CZ", "lt": "LT"}
+var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB", "fi": "FI", "no": "NO", "sv": "SE", "pl": "PL", "cs": "CZ", "lt": "LT", "hr": "HR", "sl": "SI", "hu": "HU"}
 
 // country: the VAT id's prefix, the currency, a German post code, then the language.
 func (p *parser) country(r *Result) string {

@@ -176,6 +176,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("EC-Karte € 49,90\nBetrag enthält 3,26 € MwSt\nNetto: 46,64\nSUMME EUR 6.47\nE 7,0% 0,36 Bi 6,47")
 	f.Add("SUMME 28,81\nMwSt NETTO MwSt UMSATZ\n3% 9,49 0.66 10,19\n19% 15,68 2.98 18,66\nIncl. 19,00% Mwst 1,00\nNetto 5,26")
 	f.Add("Total Ok supplies: 11.68\nTotal 6% supplies (exci. GST): 7.20\nTotal 6% supplies (Inc. GST): 7.63\nTotal Payable: 1,019.31 RM\nCHF 1'234.50 E£ 2,280.00")
+	f.Add("ÖSSZESEN: 1 056 Ft\n-3761Ft\nE: 17,00%\nOSN. E: 16,45\nPDV E: 2,80\nUPLACENO:\nGOTOVINA: 20,00\nUKUPNO: 20,00\nPNP (3%) 26,56 0,80")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Parse(s, now)
 		finish(r, now)
@@ -495,6 +496,37 @@ func TestNordicAndBalticReceipts(t *testing.T) {
 	}
 }
 
+// TestSouthSlavicAndHungarianReceipts: the words of Croatian, Bosnian, Serbian and
+// Slovenian tills (rc13, rc16, #20): "Ukupno" and "Skupaj" total, "Za platiti" and "Za plačilo" to pay, "Gotovina"
+// cash, "Povrat" and "Vračilo" change, "PDV" and "DDV" the tax, "Osnovica" its base. A
+// Bosnian fiscal receipt's "UKUPNO" under "UPLAĆENO" sums the payments (the cash before
+// its change) and its VAT stands on three lines: the rate, the base, the tax. Hungarian
+// tills' whole forints.
+func TestSouthSlavicAndHungarianReceipts(t *testing.T) {
+	for _, c := range []struct {
+		text, total, vat, lang, country string
+	}{
+		{"KONZUM d.o.o. Sarajevo\nFISKALNI RACUN\n25.02.2015. 12:43\nTUNA SAL 1,000x 3,50 3,50E\nE: 17,00%\nOSN. E: 16,45\nPDV E: 2,80\nPDV: 2,80\nTOTAL: 19,25\nUPLACENO:\nGOTOVINA: 20,00\nUKUPNO: 20,00\nPOVRAT: 0,75", "19.25", "17:16.45/2.80/19.25", "hr", "HR"},
+		{"TOMMY d.o.o.\nRačun br. 123/1/1\n12.03.2024 10:15\nMLIJEKO 1,29\nKRUH 2,10\nUKUPNO EUR 3,39\nGotovina 5,00\nPovrat 1,61\nPDV 5% 3,23 0,16\nHvala na kupnji", "3.39", "5:3.23/0.16/3.39", "hr", "HR"},
+		{"MERCATOR d.d.\nRačun 04.05.2024 18:20\nKRUH 7,20\nZA PLAČILO EUR 7,20\nGotovina 10,00\nVračilo 2,80\nDDV 9,5% 6,58 0,62\nHvala za nakup", "7.20", "9.5:6.58/0.62/7.20", "sl", "SI"},
+		// A Croatian café's consumption tax on drinks (PNP) is no VAT rate; its base is part
+		// of the VAT's, the two taxes' lines no breakdown of the total.
+		{"CAFE BAR MOLO\nRačun broj: 13877-P1-1\n24.07.2020 13:10:00\nKAVA 12,00 1,00 12,00\nPIVO DOMACE 0,5 34,00 1,00 34,00\nUkupno(kn): 46,00\nPorez Osnovica Iznos\nPDV (25%) 36,16 9,04\nPNP (3%) 26,56 0,80\nPDV JE UKLJUČEN U CIJENU\nHVALA NA POVJERENJU", "46.00", "25:36.16/9.04/45.20", "hr", "HR"},
+		// Hungarian tills print whole forints, thousands parted by a space or not at all;
+		// "Részösszesen" is the subtotal, "Bankkártya" the card.
+		{"ALDI Magyarország Élelmiszer Bt.\n2022.12.01 19:34\nTej 1 l 169\nKenyér 549\nRÉSZÖSSZESEN: 1 056 Ft\nÖSSZESEN: 1 056 Ft\nBANKKÁRTYA: 1056 Ft\nKöszönjük a vásárlást!\nNYUGTA", "1056.00", "", "hu", "HU"},
+	} {
+		r := Parse(c.text, now)
+		var vat []string
+		for _, l := range r.VAT {
+			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+		}
+		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat || r.Language != c.lang || r.Country != c.country {
+			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q), language %s (want %s), country %s (want %s)", c.text, r.Data.Gross, c.total, vat, c.vat, r.Language, c.lang, r.Country, c.country)
+		}
+	}
+}
+
 // TestOCRSlipsOfNordicAndPolishTables: the VAT summaries of a Polish fiscal printer and a
 // Norwegian till as OCR reads photos of them (rc6, #20): a letter's sales line misread
 // ("SPRZENAS"), an edge's mark before it, marks between a rate and its tax, "SUMA PTU" (the
@@ -696,6 +728,33 @@ func TestItalianCommercialDocument(t *testing.T) {
 		r, _ := parse(text, now, asReceipt, nil)
 		if r.Data.Gross.String() != "5.50" {
 			t.Errorf("%s: total %s, want 5.50", pay, r.Data.Gross)
+		}
+	}
+}
+
+// TestIncompleteBreakdownNoTotal: a VAT table whose second line (a rate named with its tax)
+// OCR misread sums no total; the cash paid is the total, and the misread line is the rest of
+// it (rc16, #20: a Gasthaus's 14,20 of one rate taken for the total of 59,70).
+func TestIncompleteBreakdownNoTotal(t *testing.T) {
+	r := Parse("Gasthaus Trachtenheim\n87700 Memmingen\nDatum 20.04.2023 21:05\n2 Stk Cola 0,41 6,80 A\n1 Stk Schnitzel 15,80 B\nSume ER Ql gees\nGegeben BAR 59,70\nA inkl. 19% MwSt. auf 11,93 2,27\n8 inkl. 7% Must, auf 42,52 2% RAR", now)
+	var vat []string
+	for _, l := range r.VAT {
+		vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
+	}
+	if r.Data.Gross.String() != "59.70" || strings.Join(vat, " ") != "19:11.93/2.27/14.20 7:42.52/2.98/45.50" {
+		t.Errorf("total %s (want 59.70), VAT %q", r.Data.Gross, vat)
+	}
+}
+
+// TestVenueUnderCompany: the company that runs a place printed first, the place's kind and
+// name below its address (rc16, #20): the place names the receipt first.
+func TestVenueUnderCompany(t *testing.T) {
+	for _, c := range []struct{ text, issuer string }{
+		{"Noshi ugostiteljstvo j.d.o.o\nMundanije 46b, Rab\nOIB: 99181468031\nRestoran i nocni bar Grand\nRn: 1665-1-1 Datum: 24.07.2020\nPIZZA 70,00\nUKUPNO kn 270,00\nVISA 270,00", "Restoran i nocni bar Grand, Noshi ugostiteljstvo j.d.o.o"},
+		{"Pekara Klas d.o.o.\nIlica 12, Zagreb\nKRUH 2,10\nUKUPNO EUR 2,10", "Pekara Klas d.o.o."},
+	} {
+		if r := Parse(c.text, now); r.Data.Issuer != c.issuer {
+			t.Errorf("%q: issuer %q, want %q", c.text, r.Data.Issuer, c.issuer)
 		}
 	}
 }

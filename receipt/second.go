@@ -16,6 +16,8 @@ import (
 type scanRead struct {
 	gray *image.Gray
 	page *tesseract.Page
+	// paper: gray is a paper cut out of a larger image (findPaper), its width the receipt's.
+	paper bool
 }
 
 // textRow is one of Tesseract's text lines and where it stands in the image.
@@ -188,6 +190,13 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time, issuerOnly 
 		return orNone(full, issuerOnly)
 	}
 	area := textArea(rows, s.gray.Rect)
+	if s.paper {
+		// The paper cut out is the receipt's width: its text may reach either edge where
+		// Tesseract read no word (Esselunga's crumpled paper: Tesseract read the labels of
+		// "TOTALE EURO 47,91", not the figures' column, and PaddleOCR, given the labels'
+		// width, read no figure either).
+		area.Min.X, area.Max.X = s.gray.Rect.Min.X, s.gray.Rect.Max.X
+	}
 	want := make([]bool, len(rows))
 	mark := func(i, spread int) {
 		for j := max(0, i-spread); j <= min(len(rows)-1, i+spread); j++ {

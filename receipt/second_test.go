@@ -138,6 +138,14 @@ func TestSecondImage(t *testing.T) {
 	if err != nil || cfg.Width >= s.gray.Rect.Dx() {
 		t.Errorf("no date row: %d px wide, the text area is narrower than the image's %d (%v)", cfg.Width, s.gray.Rect.Dx(), err)
 	}
+	// A paper cut out of a photo: the text area spans the paper's width, where a column of
+	// figures Tesseract read no word of may stand (Esselunga's "47,91" beside its label).
+	paper := *s
+	paper.paper = true
+	cfg, err = png.DecodeConfig(bytes.NewReader(secondImage(full, &paper, r, now, false)))
+	if err != nil || cfg.Width != s.gray.Rect.Dx() {
+		t.Errorf("a paper cut out: %d px wide, want the paper's %d (%v)", cfg.Width, s.gray.Rect.Dx(), err)
+	}
 
 	// No words: the image as Tesseract read it.
 	if b := secondImage(full, &scanRead{gray: s.gray, page: &tesseract.Page{}}, r, now, false); !bytes.Equal(b, full) {
