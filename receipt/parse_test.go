@@ -423,11 +423,7 @@ func TestGrossBeforeItsVAT(t *testing.T) {
 		"REWE\nSUMME EUR 119,00\n02.03.2020\nSteuer % Netto Steuer Brutto\nA= 19,0% 100,00 19,00 119,00": "19:100.00/19.00/119.00",
 	} {
 		r := Parse(text, now)
-		var got []string
-		for _, l := range r.VAT {
-			got = append(got, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-		}
-		if !slices.Equal(got, []string{want}) {
+		if got := vatLines(r.VAT); got != want {
 			t.Errorf("%q: VAT %q, want %s", text, got, want)
 		}
 	}
@@ -446,11 +442,7 @@ func TestRateReadAsFigure(t *testing.T) {
 		"ACTION\nTOTAL 54,77\n07-01-2025\nDETAILS TVA TVA Excl. Incl.\n5,58 0,21 3,78 3,99\nio 8,46 42,32 50,78":                         "5.5:3.78/0.21/3.99 20:42.32/8.46/50.78",
 	} {
 		r := Parse(text, now)
-		var got []string
-		for _, l := range r.VAT {
-			got = append(got, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-		}
-		if strings.Join(got, " ") != want {
+		if got := vatLines(r.VAT); got != want {
 			t.Errorf("%q:\nVAT %q, want %q", text, got, want)
 		}
 	}
@@ -476,36 +468,23 @@ func TestCardPaysTwoTotals(t *testing.T) {
 // TestNordicAndBalticReceipts: the totals, tax tables, payments and languages of Norwegian,
 // Swedish, Danish, Finnish, Lithuanian and Czech receipts.
 func TestNordicAndBalticReceipts(t *testing.T) {
-	for _, c := range []struct {
-		text, total, vat, lang, country string
-	}{
+	checkCountryCases(t, []countryCase{
 		{"REMA 1000\n12.03.2023\nVARER 123,40\nTOTALT 123,40\nBankkort 123,40\nMVA-grunnlag MVA\n15% 107,30 16,10\nTakk for handelen", "123.40", "15:107.30/16.10/123.40", "no", "NO"},
 		{"ICA NÄRA\n2023-05-04\nAtt betala 59,90\nKontant 100,00\nVäxel 40,10\nMoms % Moms Netto Brutto\n12,00 6,42 53,48 59,90\nTack och välkommen åter", "59.90", "12:53.48/6.42/59.90", "sv", "SE"},
 		{"K-MARKET\n30.1.2022\nYHTEENSÄ 12,86\nKortti 12,86\nALV VEROTON VERO VEROLLINEN\nA 14,00% 11,28 1,58 12,86\nKiitos käynnistä", "12.86", "14:11.28/1.58/12.86", "fi", "FI"},
 		{"MAXIMA LT\n2024-02-10\nPrekė 20,00\nIš viso 20,00\nMokėti 20,00\nGrynieji 50,00\nGrąža 30,00\nPVM 21% 3,47 16,53\nAčiū", "20.00", "21:16.53/3.47/20.00", "lt", "LT"},
 		{"BILLA\n11.05.2023\nCelkem 251,00\nHotovost 300,00\nVráceno 49,00\nDPH Základ DPH Celkem\n12% 224,11 26,89 251,00\nDěkujeme", "251.00", "12:224.11/26.89/251.00", "cs", "CZ"},
-	} {
-		r := Parse(c.text, now)
-		var vat []string
-		for _, l := range r.VAT {
-			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-		}
-		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat || r.Language != c.lang || r.Country != c.country {
-			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q), language %s (want %s), country %s (want %s)", c.text, r.Data.Gross, c.total, vat, c.vat, r.Language, c.lang, r.Country, c.country)
-		}
-	}
+	})
 }
 
 // TestSouthSlavicAndHungarianReceipts: the words of Croatian, Bosnian, Serbian and
-// Slovenian tills (rc13, rc16, #20): "Ukupno" and "Skupaj" total, "Za platiti" and "Za plačilo" to pay, "Gotovina"
-// cash, "Povrat" and "Vračilo" change, "PDV" and "DDV" the tax, "Osnovica" its base. A
-// Bosnian fiscal receipt's "UKUPNO" under "UPLAĆENO" sums the payments (the cash before
-// its change) and its VAT stands on three lines: the rate, the base, the tax. Hungarian
-// tills' whole forints.
+// Slovenian tills (rc13, rc16, #20): "Ukupno" and "Skupaj" total, "Za platiti" and "Za
+// plačilo" to pay, "Gotovina" cash, "Povrat" and "Vračilo" change, "PDV" and "DDV" the tax,
+// "Osnovica" its base. A Bosnian fiscal receipt's "UKUPNO" under "UPLAĆENO" sums the
+// payments (the cash before its change) and its VAT stands on three lines: the rate, the
+// base, the tax. Hungarian tills' whole forints.
 func TestSouthSlavicAndHungarianReceipts(t *testing.T) {
-	for _, c := range []struct {
-		text, total, vat, lang, country string
-	}{
+	checkCountryCases(t, []countryCase{
 		{"KONZUM d.o.o. Sarajevo\nFISKALNI RACUN\n25.02.2015. 12:43\nTUNA SAL 1,000x 3,50 3,50E\nE: 17,00%\nOSN. E: 16,45\nPDV E: 2,80\nPDV: 2,80\nTOTAL: 19,25\nUPLACENO:\nGOTOVINA: 20,00\nUKUPNO: 20,00\nPOVRAT: 0,75", "19.25", "17:16.45/2.80/19.25", "hr", "HR"},
 		{"TOMMY d.o.o.\nRačun br. 123/1/1\n12.03.2024 10:15\nMLIJEKO 1,29\nKRUH 2,10\nUKUPNO EUR 3,39\nGotovina 5,00\nPovrat 1,61\nPDV 5% 3,23 0,16\nHvala na kupnji", "3.39", "5:3.23/0.16/3.39", "hr", "HR"},
 		{"MERCATOR d.d.\nRačun 04.05.2024 18:20\nKRUH 7,20\nZA PLAČILO EUR 7,20\nGotovina 10,00\nVračilo 2,80\nDDV 9,5% 6,58 0,62\nHvala za nakup", "7.20", "9.5:6.58/0.62/7.20", "sl", "SI"},
@@ -515,16 +494,7 @@ func TestSouthSlavicAndHungarianReceipts(t *testing.T) {
 		// Hungarian tills print whole forints, thousands parted by a space or not at all;
 		// "Részösszesen" is the subtotal, "Bankkártya" the card.
 		{"ALDI Magyarország Élelmiszer Bt.\n2022.12.01 19:34\nTej 1 l 169\nKenyér 549\nRÉSZÖSSZESEN: 1 056 Ft\nÖSSZESEN: 1 056 Ft\nBANKKÁRTYA: 1056 Ft\nKöszönjük a vásárlást!\nNYUGTA", "1056.00", "", "hu", "HU"},
-	} {
-		r := Parse(c.text, now)
-		var vat []string
-		for _, l := range r.VAT {
-			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-		}
-		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat || r.Language != c.lang || r.Country != c.country {
-			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q), language %s (want %s), country %s (want %s)", c.text, r.Data.Gross, c.total, vat, c.vat, r.Language, c.lang, r.Country, c.country)
-		}
-	}
+	})
 }
 
 // TestOCRSlipsOfNordicAndPolishTables: the VAT summaries of a Polish fiscal printer and a
@@ -542,11 +512,7 @@ func TestOCRSlipsOfNordicAndPolishTables(t *testing.T) {
 		{"Butikk AS\n03.03.2021\nMELK 15% 40,00\nPant 0% 3,00\nBANK 123,00\nMvaX Grunn] ag Mva Tota] t\n455019 0,00 3,00 0,00 3,00\n4 15,00 52,17 7,83 60,00\nnd 25,00 48,00 12,00 60,00\nBELOP= 123,00", "123.00", "0:3.00/0.00/3.00 15:52.17/7.83/60.00 25:48.00/12.00/60.00"},
 	} {
 		r := Parse(c.text, now)
-		var vat []string
-		for _, l := range r.VAT {
-			vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-		}
-		if r.Data.Gross.String() != c.total || strings.Join(vat, " ") != c.vat {
+		if vat := vatLines(r.VAT); r.Data.Gross.String() != c.total || vat != c.vat {
 			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q)", c.text, r.Data.Gross, c.total, vat, c.vat)
 		}
 		for _, it := range r.Items {
@@ -737,11 +703,7 @@ func TestItalianCommercialDocument(t *testing.T) {
 // it (rc16, #20: a Gasthaus's 14,20 of one rate taken for the total of 59,70).
 func TestIncompleteBreakdownNoTotal(t *testing.T) {
 	r := Parse("Gasthaus Trachtenheim\n87700 Memmingen\nDatum 20.04.2023 21:05\n2 Stk Cola 0,41 6,80 A\n1 Stk Schnitzel 15,80 B\nSume ER Ql gees\nGegeben BAR 59,70\nA inkl. 19% MwSt. auf 11,93 2,27\n8 inkl. 7% Must, auf 42,52 2% RAR", now)
-	var vat []string
-	for _, l := range r.VAT {
-		vat = append(vat, fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross))
-	}
-	if r.Data.Gross.String() != "59.70" || strings.Join(vat, " ") != "19:11.93/2.27/14.20 7:42.52/2.98/45.50" {
+	if vat := vatLines(r.VAT); r.Data.Gross.String() != "59.70" || vat != "19:11.93/2.27/14.20 7:42.52/2.98/45.50" {
 		t.Errorf("total %s (want 59.70), VAT %q", r.Data.Gross, vat)
 	}
 }
@@ -755,6 +717,29 @@ func TestVenueUnderCompany(t *testing.T) {
 	} {
 		if r := Parse(c.text, now); r.Data.Issuer != c.issuer {
 			t.Errorf("%q: issuer %q, want %q", c.text, r.Data.Issuer, c.issuer)
+		}
+	}
+}
+
+// vatLines writes a breakdown as "rate:net/VAT/gross" per line, parted by spaces.
+func vatLines(vat []VATLine) string {
+	out := make([]string, len(vat))
+	for i, l := range vat {
+		out[i] = fmt.Sprintf("%s:%s/%s/%s", l.Rate, l.Net, l.VAT, l.Gross)
+	}
+	return strings.Join(out, " ")
+}
+
+// A countryCase is a receipt's text and what it reads as: its total, its breakdown
+// (vatLines), its language and country.
+type countryCase struct{ text, total, vat, lang, country string }
+
+func checkCountryCases(t *testing.T, cases []countryCase) {
+	t.Helper()
+	for _, c := range cases {
+		r := Parse(c.text, now)
+		if vat := vatLines(r.VAT); r.Data.Gross.String() != c.total || vat != c.vat || r.Language != c.lang || r.Country != c.country {
+			t.Errorf("%q:\ntotal %s (want %s), VAT %q (want %q), language %s (want %s), country %s (want %s)", c.text, r.Data.Gross, c.total, vat, c.vat, r.Language, c.lang, r.Country, c.country)
 		}
 	}
 }
