@@ -232,3 +232,23 @@ func TestSecondReadingTotalOverPart(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondReadingTotalIsSubtotal: Tesseract read a subtotal and a total that nothing bears
+// out; the second reading names that subtotal as the total (rc14, #20: a Leeds grill's "Sub
+// total 99.50" over "Order Total 7.90"). A discount between them keeps Tesseract's total.
+func TestSecondReadingTotalIsSubtotal(t *testing.T) {
+	for _, c := range []struct{ first, want string }{
+		{"Olympus Gril\nLeeds\n1 Falafel 4.95\nSub fotal 99.50\nOrder Total 7.90\nAeceived (Card) 93.10", "99.50"}, // "fotal": as OCR read it
+		{"Olympus Gril\nLeeds\n1 Falafel 4.95\nSub total 99.50\nDiscount -91.60\nOrder Total 7.90\nAeceived (Card) 93.10", "7.90"},
+	} {
+		sec := &fixedReader{text: "Olympus Gril\nLeeds\n22 Jan 2025 08:05 PM\nOrder Total 99.50\nAecoived (Card) 99.60"}
+		e := &Extractor{OCR: fixedOCR{c.first}, Second: sec, Now: func() time.Time { return now }}
+		r, err := e.Extract(context.Background(), blankPNG(t), "x.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Gross.String() != c.want || sec.calls == 0 {
+			t.Errorf("%q: total %s (want %s), read again %d times", c.first, r.Data.Gross, c.want, sec.calls)
+		}
+	}
+}

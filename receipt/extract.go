@@ -258,6 +258,11 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 			// read as "TobaL TUR" took the total from "CARTE BANCAIRE 128.10"; a café's
 			// "Total: $17.43" read as "7.48".
 			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
+		case !second.Equal(first) && !supported(r, p, first) && sp.byTotalWord && slices.ContainsFunc(p.before, second.Equal) && !p.discounted():
+			// Tesseract read the subtotal the second reading names as the total, and a total
+			// of its own that nothing bears out, no discount's sum making it (a Leeds grill's
+			// "Sub total 99.50" over "Order Total 7.90", read "Order Total 99.50" again).
+			r.Data.Gross, r.Confidence.Gross = s.Data.Gross, s.Confidence.Gross
 		case !p.byTotalWord && sp.byTotalWord && second.GreaterThan(first) && slices.ContainsFunc(sp.paid, first.Equal):
 			// Tesseract's total is a card's payment alone, its total's row lost; the second
 			// reading's total row names more, of which it read that card paying part
@@ -286,6 +291,19 @@ func (e *Extractor) secondReading(ctx context.Context, r *Result, p *parser, img
 func supported(r *Result, p *parser, v decimal.Decimal) bool {
 	return slices.ContainsFunc(p.paid, v.Equal) || slices.ContainsFunc(p.addsUp, v.Equal) || len(r.VAT) > 0 && sums(r.VAT, v)
 }
+
+// discounted: the text prints a discount: a negative amount or a discount's word.
+func (p *parser) discounted() bool {
+	for i, l := range p.lines {
+		if discountWordRE.MatchString(p.lower[i]) || slices.ContainsFunc(amounts(l), func(a amount) bool { return a.v.Sign() < 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// discountWordRE names a discount in the languages of the receipts read.
+var discountWordRE = lazyre.New(`rabatt|discount|remise|r[ée]duction|sconto|descuento|korting|\brabat\b|nachlass|coupon|gutschein|savings|aktion`)
 
 // prints: one of the text's lines shows v as an amount.
 func (p *parser) prints(v decimal.Decimal) bool {

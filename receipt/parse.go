@@ -88,6 +88,8 @@ type parser struct {
 	runnersUp []totalCandidate // other amounts named as the total, most votes first
 	// incompleteVAT: a line of the VAT table did not fit together (lacksRate).
 	incompleteVAT bool
+	// before are the amounts before tax or discounts the text names ("Sub total 99.50").
+	before []decimal.Decimal
 	// byTotalWord: a line with a total's word ("Summe", "Totale") named the total chosen,
 	// not only a payment or a sum of other lines.
 	byTotalWord bool
@@ -286,7 +288,7 @@ var totalWords = []struct {
 // larger figure.
 var (
 	taxSumRE    = lazyre.New(`(?:total|summe|gesamt|suma|summa|ukupno|skupaj)\s*[:(]?\s*(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|ptu|pvm|mva|moms|alv|dph|pdv|ddv)\b|^\W*(?:[a-z]\s+)?(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|pdv|ddv)\b|(?:total|summe|gesamt)\s+\d{1,2}(?:[.,]\d{1,2})?\s?%|\b(?:gst|sst|vat|tax)\s+payable|total\s+includ(?:es|ed)\b`)
-	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?total|zwischensumme|zw\.?\s?-?\s?summe|sous[-\s]?total|delsum(?:ma)?\b|v[äa]lisumma|mezisou[čc]et|line\s+total|positionssumme|avant\s+remises?|osnovica|\bosn\b|r[ée]sz[öo]sszeg|r[ée]sz[öo]sszesen`)
+	beforeTaxRE = lazyre.New(`\bexcl|exkl|\bohne\b|\bnett?o\b|\bnet\b|\bh\.?t\b|before\s+tax|sub-?\s?[tf]otal|zwischensumme|zw\.?\s?-?\s?summe|sous[-\s]?total|delsum(?:ma)?\b|v[äa]lisumma|mezisou[čc]et|line\s+total|positionssumme|avant\s+remises?|osnovica|\bosn\b|r[ée]sz[öo]sszeg|r[ée]sz[öo]sszesen`)
 	// discountSumRE is the sum of a receipt's discounts ("TOTAL REMISE IMMEDIATE 14,18-",
 	// "TOTAL DES AVANTAGES DU JOUR", "Summe Rabatt"): no amount paid; the sum before the
 	// discounts ("TOTAL AVANT REMISES 33,09", beforeTaxRE) less it is.
@@ -426,6 +428,7 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 	if p.tendered.Sign() > 0 {
 		p.paid = append(p.paid, p.tendered.Sub(p.change))
 	}
+	p.before = before
 	p.addsUp = p.addsUp[:0]
 	for _, b := range before[:min(len(before), maxTaxAmounts)] {
 		for _, t := range taxes[:min(len(taxes), maxTaxAmounts)] {

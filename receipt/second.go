@@ -191,10 +191,10 @@ func secondImage(full []byte, s *scanRead, r *Result, now time.Time, issuerOnly 
 	}
 	area := textArea(rows, s.gray.Rect)
 	if s.paper {
-		// The paper cut out is the receipt's width: its text may reach either edge where
-		// Tesseract read no word (Esselunga's crumpled paper: Tesseract read the labels of
-		// "TOTALE EURO 47,91", not the figures' column, and PaddleOCR, given the labels'
-		// width, read no figure either).
+		// The paper cut out is the receipt's width: its text may reach an edge where
+		// Tesseract read no word (a crumpled receipt's column of figures, whose labels
+		// alone Tesseract read), and the text area of Tesseract's words would leave it
+		// out. The text area keeps out a page's empty background where no paper was found.
 		area.Min.X, area.Max.X = s.gray.Rect.Min.X, s.gray.Rect.Max.X
 	}
 	want := make([]bool, len(rows))
