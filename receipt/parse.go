@@ -274,7 +274,7 @@ var totalWords = []struct {
 	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
 	// "Összesen", Croatian, Bosnian and Serbian "Ukupno", Slovenian "Skupaj" (Norwegian and
 	// Swedish "Totalt" is a total's word already), an American till's "TL $45.26".
-	// (Ukupno under a payment's line sums the payments: paymentsSum.)
+	// (Ukupno under a payment's line sums the payments: paymentsSumRE.)
 	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|\bukupno\b|\bskupaj\b|^\W*tl\s+\$?\d`), 8},
 	{lazyre.New(`betrag|amount|bel[øo]p|\bimporto\b|[öo]sszeg\b`), 5}, // Norwegian "Beløp" on a card slip, Italian "Importo pagato", Hungarian "Összeg"
 }
