@@ -96,9 +96,14 @@ func read(manifest string) ([]entry, error) {
 	return es, sc.Err()
 }
 
-// gitDir is where the fetch tool leaves a repository's mirror.
+// gitDir is where the fetch tool leaves a repository's mirror: a bare repository, or for
+// some repositories a work tree whose .git holds it.
 func gitDir(mirrors, repo string) string {
-	return filepath.Join(mirrors, strings.Replace(repo, "/", "+", 1), "repo")
+	dir := filepath.Join(mirrors, strings.Replace(repo, "/", "+", 1), "repo")
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return filepath.Join(dir, ".git")
+	}
+	return dir
 }
 
 // show returns a file's bytes at a commit.
