@@ -274,15 +274,18 @@ func parseName(f string) (truth, bool) {
 }
 
 // key is a name's letters and digits without their accents, as the file names spell them
-// ("Müller" is "muller", "REMA 1000" "rema1000").
+// ("Müller" is "muller", "REMA 1000" "rema1000", "Łódź" "lodz": letters NFD leaves whole
+// are spelled as their base letters).
 func key(s string) string {
 	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+	for _, r := range norm.NFD.String(baseLetters.Replace(strings.ToLower(s))) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
+
+var baseLetters = strings.NewReplacer("ł", "l", "ø", "o", "đ", "d", "ß", "ss", "æ", "ae", "œ", "oe")
 
 func pct(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(of)) }
