@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/papierkram/papierkram/internal/extracteval"
 )
 
 // receiptName is receiptcheck's convention; a receipt named otherwise would be silently
@@ -23,7 +25,8 @@ func TestManifests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen := map[string]string{}
+		type where struct{ manifest, name string }
+		seen := map[string]where{}
 		for _, m := range ms {
 			es, err := read(m)
 			if err != nil {
@@ -43,10 +46,12 @@ func TestManifests(t *testing.T) {
 				if kind == "receipts" && !receiptName.MatchString(e.name) {
 					t.Errorf("%s:%d: %q does not carry its truth as receiptcheck reads it", m, e.line, e.name)
 				}
-				if other, ok := seen[e.sum]; ok {
-					t.Errorf("%s:%d: %s is also in %s", m, e.line, e.name, other)
+				// An invoice is held out by its name's hash: in two sets (the historical sets
+				// overlap) it must be held out in both or in neither.
+				if other, ok := seen[e.sum]; ok && (kind == "receipts" || extracteval.HeldOut(other.name) != extracteval.HeldOut(e.name)) {
+					t.Errorf("%s:%d: %s is also in %s as %s", m, e.line, e.name, other.manifest, other.name)
 				}
-				seen[e.sum] = m
+				seen[e.sum] = where{m, e.name}
 			}
 		}
 	}
