@@ -259,6 +259,15 @@ var currencyWords = map[string][]string{
 // paymentsSumRE is a total's word that, under a payment's line, sums the payments.
 var paymentsSumRE = lazyre.New(`^\W*ukupno\b`)
 
+// currencyCodeRE is a currency's code or sign as a word of its own.
+var currencyCodeRE = lazyre.New(`(?i)\b(?:eur|euro|chf|gbp|usd|pln|z[łl]|czk|k[čc]|huf|ft|sek|nok|dkk|kr|ron|lei|kn|bam|km)\b`)
+
+// itemCodeEndRE is a line ending in a price with its VAT letter glued to it ("1,55A",
+// "2,49B*"), as German tills print an item's: no total carries one. PaddleOCR, pairing a row's
+// words by height, may set an item's price beside "SUMME" (a REWE receipt's "SUMME 1,55A"
+// over its card's 33,64).
+var itemCodeEndRE = lazyre.New(`\d[.,]\d{2}[A-D]\*?\s*$`)
+
 // liraRE is an amount in Turkish lira as receipts print it.
 var liraRE = lazyre.New(`\d[.,]\d{2}\s?tl\b`)
 
@@ -267,15 +276,17 @@ var totalWords = []struct {
 	re    *lazyre.Regexp
 	score float64
 }{
-	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|[åa] betale|att betala|maksettava|mok[ėe]t[ia]?\b|fizetend[őo]|samaksai|za\s*pla[ćc]anje|za\s*platiti|za\s*pla[čc]ilo|za\s*uplatu`), 10},
-	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale`), 9},
+	{lazyre.New(`zu\s*zahlen|zahlbetrag|amount due|to pay|payable|à payer|a payer|te betalen|da pagare|a pagar|a abonar|do zap[łl]aty|k úhrad[ěe]|na\s*[úu]hradu|[åa] betale|att betala|maksettava|mok[ėe]t[ia]?\b|fizetend[őo]|samaksai|za\s*pla[ćc]anje|za\s*platiti|za\s*pla[čc]ilo|za\s*uplatu`), 10},
+	// A Czech or Slovak till's total after the cash rounding ("Cena po zaokr. 57.00" under
+	// "Cena celkem 56.70") is the amount paid.
+	{lazyre.New(`gesamtbetrag|endbetrag|rechnungsbetrag|bruttobetrag|grand total|gesamtsumme|endsumme|totaal|totale|po\s*zaokr`), 9},
 	// Other languages' receipts: Polish "Suma PLN", Turkish "Toplam", Czech "Celkem",
-	// Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
+	// Slovak "Spolu" and "Celkom", Finnish "Yhteensä", Spanish and Portuguese "Importe", Swedish and Latvian "Summa",
 	// Danish "I alt", Lithuanian "Iš viso", Latvian "Kopā", Estonian "Kokku", Hungarian
 	// "Összesen", Croatian, Bosnian and Serbian "Ukupno", Slovenian "Skupaj" (Norwegian and
 	// Swedish "Totalt" is a total's word already), an American till's "TL $45.26".
 	// (Ukupno under a payment's line sums the payments: paymentsSumRE.)
-	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|\bukupno\b|\bskupaj\b|^\W*tl\s+\$?\d`), 8},
+	{lazyre.New(`summe|total|gesamt|\bsum\b|montant|\bsuma\b|toplam|\brazem\b|celkem|\bspolu\b|\bcelkom\b|yhteens[äa]|\bimporte\b|\bsumma\b|\bi alt\b|i[šs] viso|\bkop[āa]\b|\bkokku\b|[öo]sszesen|\bukupno\b|\bskupaj\b|^\W*tl\s+\$?\d`), 8},
 	{lazyre.New(`betrag|amount|bel[øo]p|\bimporto\b|[öo]sszeg\b`), 5}, // Norwegian "Beløp" on a card slip, Italian "Importo pagato", Hungarian "Összeg"
 }
 
@@ -355,8 +366,8 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 				v, ok = decimal.RequireFromString("0."+m[1]), true // "Rounding Adjustment RM .02"
 			}
 		}
-		if !ok && i+1 < len(p.lines) && len(amounts(p.lines[i+1])) == 1 && !hasLetters(p.lines[i+1], 2) {
-			v, ok = last(amounts(p.lines[i+1])) // the figure on the next line
+		if !ok && i+1 < len(p.lines) && len(amounts(p.lines[i+1])) == 1 && !hasLetters(currencyCodeRE.ReplaceAllString(p.lines[i+1], ""), 2) {
+			v, ok = last(amounts(p.lines[i+1])) // the figure on the next line, its currency's code beside it or not ("MONTANT REEL" over "57.96 EUR")
 		}
 		if !ok {
 			continue
@@ -387,6 +398,9 @@ func (p *parser) total(vat []VATLine) (decimal.Decimal, float64, int) {
 			if w.re.MatchString(l) {
 				if taxRE.MatchString(l) && w.score < 8 || taxSumRE.MatchString(l) || rateSumRE.MatchString(l) || w.score < 10 && beforeTaxRE.MatchString(l) || discountSumRE.MatchString(l) {
 					break // MwSt-Betrag, Netto-Betrag, Total GST, Sub-total, Total remises
+				}
+				if itemCodeEndRE.MatchString(p.lines[i]) {
+					break // an item's price beside the total's word (itemCodeEndRE)
 				}
 				if len(as) >= 2 && taxRE.MatchString(strings.Join(p.lower[max(0, i-3):i], " ")) {
 					// The total row of a VAT table under its rows ("Total: 12.50 0.75"): its
@@ -623,9 +637,12 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 	out = []VATLine{}
 	seen := map[string]bool{}
 	rates := tableRates(p.currency(), p.language())
-	header := -10
+	header, paired := -10, -1
 	for i, l := range p.lines {
 		low := p.lower[i]
+		if i == paired {
+			continue // read with the line above (sameRateAmount)
+		}
 		if vatHeader(l, low) {
 			header = i
 			continue
@@ -686,6 +703,16 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 				}
 				line, ok = fitVAT(printed, as)
 			}
+			if !ok && len(as) == 1 && i+1 < len(p.lines) {
+				// The tax and the base each on a line of its own with the rate (a Czech
+				// till's "z toho DPH 15.0% 7.43" over "Základ DPH 15.0% 49.57", a Slovak
+				// "DPH 20% 1,50" beside "Základ dane 20% 7,50"): the two lines are one rate's.
+				if next, ok2 := sameRateAmount(p.lines[i+1], printed); ok2 {
+					if line, ok = fitVAT(printed, append(as, next)); ok {
+						paired = i + 1
+					}
+				}
+			}
 			if !ok && len(as) == 0 && i+2 < len(p.lines) && netWordRE.MatchString(p.lower[i+1]) && taxRE.MatchString(p.lower[i+2]) {
 				// The rate alone on its line, the base and the tax each on one below it (a
 				// Bosnian fiscal receipt's "E: 17,00%", "OSN. E: 16,45", "PDV E: 2,80").
@@ -738,6 +765,21 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 		out = append(out, line)
 	}
 	return out, partial
+}
+
+// sameRateAmount is the one amount of line l after the rate it prints, when that rate is
+// rate.
+func sameRateAmount(l string, rate decimal.Decimal) (decimal.Decimal, bool) {
+	m := rateRE.FindStringSubmatchIndex(l)
+	if m == nil {
+		return decimal.Decimal{}, false
+	}
+	r, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+	as := amounts(l[m[1]:])
+	if err != nil || !r.Equal(rate) || len(as) != 1 {
+		return decimal.Decimal{}, false
+	}
+	return as[0].v.Abs(), true
 }
 
 // vatHeader: the line names a VAT table's columns (l, and low its lower case). Beside the
@@ -885,6 +927,9 @@ func neg(d einvoice.Decimal) einvoice.Decimal {
 // rateCode is the receipt's letter for a rate at the start of a VAT line ("A 7 %", "B1 19 %").
 func rateCode(s string) string {
 	code := strings.TrimSpace(s)
+	if f := strings.Fields(strings.ToLower(code)); len(f) > 1 && f[0] == "z" && f[1] == "toho" {
+		return "" // Czech "z toho DPH 15%": "of which", no rate's letter
+	}
 	if f := strings.Fields(code); len(f) > 0 {
 		code = f[0]
 	}
@@ -1650,11 +1695,14 @@ func cleanDesc(s string) string {
 var (
 	// VAT identification numbers by their country's format (the United Kingdom's too:
 	// sellers from there still invoice into the EU, "GB123456789", "GB 123 4567 89").
-	vatIDRE  = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|IE\s?\d[0-9A-Z+*]\d{5}[A-Z]{1,2}\b|DK\s?\d{8}\b|SE\s?\d{12}\b|FI\s?\d{8}\b|CZ\s?\d{8,10}\b|PT\s?\d{9}\b|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
-	taxNoRE  = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
-	phoneRE  = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
-	postRE   = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
-	streetRE = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee)\s*\d`) // straBe: ß as OCR (PaddleOCR always) reads it
+	vatIDRE = lazyre.New(`\b(DE\s?\d{3}\s?\d{3}\s?\d{3}|GB\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?\b|ATU\s?\d{8}|FR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}|NL\s?\d{9}B\d{2}|IE\s?\d[0-9A-Z+*]\d{5}[A-Z]{1,2}\b|DK\s?\d{8}\b|SE\s?\d{12}\b|FI\s?\d{8}\b|CZ\s?\d{8,10}\b|PT\s?\d{9}\b|BE\s?0?\d{9}|IT\s?\d{11}|ES\s?[0-9A-Z]\d{7}[0-9A-Z]|LU\s?\d{8}|PL\s?\d{10}|CHE[-\s]?\d{3}\.\d{3}\.\d{3})`)
+	taxNoRE = lazyre.New(`(?i)st(?:euer)?(?:[.-]*\s?nr\.?|nummer)[:\s]*(\d{2,3}\s?/\s?\d{3,4}\s?/\s?\d{4,5})`)
+	phoneRE = lazyre.New(`(?i)\b(?:tel|telefon|fon|phone)\.?[:\s]*([+(]?\d[\d /()-]{5,20}\d)`)
+	postRE  = lazyre.New(`\b(?:D-)?(\d{5})\s+([A-ZÄÖÜ][\pL.-]+(?:\s[\pL.-]+)?)`)
+	// streetRE: a street's word before its house number; straBe is ß as OCR (PaddleOCR
+	// always) reads it; Swedish, Norwegian, Danish, Finnish and Dutch streets end in
+	// "-gatan", "-veien", "-gade", "-katu" or "-tie", "-straat" ("DROTTNINGGATAN 29").
+	streetRE = lazyre.New(`(?i)(str(a(ß|ss|b)e|\.)|weg|platz|allee|ring|gasse|damm|ufer|chaussee|gatan|gata|gaten|v[äa]gen|veien|vej|gade|katu|tie|straat|laan)\s*\d`)
 	// legalRE: a company's legal form (Croatian, Slovenian, Bosnian and Serbian "d.o.o.",
 	// "j.d.o.o.", "d.d."; Hungarian "Kft", "Zrt", "Bt"; Czech and Slovak "s.r.o.").
 	legalRE   = lazyre.New(`\b(?:GmbH|GMBH|AG|KG|OHG|UG|SE|Ltd|LTD|BHD|Bhd|PLC|Plc|LLC|SARL|SAS|SpA|Oy)\b|\b(?:e\.\s?K|S\.A|B\.V|S\.r\.l|Inc|INC|S\.L|S\.p\.A|Sp\.\s?z\s?[o0][.,]\s?[o0]|N\.V)\.|\b(?:S/B|A/S)\b|(?i:\bsdn\.?\s?bhd\b)|(?i:\bsp\.\s?[z27]\s?[o0][.,]\s?[o0](?:[.,]|\s|$))|(?i:\bj?\.?d\.\s?[o0]\.\s?[o0](?:\.|\s|$))|\bd\.d\.|\b(?:Kft|Zrt|Nyrt|Bt)\b|(?i:\bs\.\s?r\.\s?o\.)`)
@@ -2153,6 +2201,7 @@ var langWords = map[string][]string{
 	"sv": {"totalt", "moms", "att betala", "kontant", "tack", "kvitto", "växel"},
 	"pl": {"suma", "razem", "ptu", "gotówka", "reszta", "paragon", "fiskalny"},
 	"cs": {"celkem", "dph", "hotovost", "účtenka", "děkujeme", "k úhradě"},
+	"sk": {"spolu", "celkom", "dph", "hotovosť", "ďakujeme", "pokladničný", "základ dane", "na úhradu"},
 	"lt": {"suma", "pvm", "mokėti", "grynieji", "ačiū", "kvitas", "iš viso"},
 	"hr": {"ukupno", "pdv", "gotovina", "račun", "hvala", "osnovica", "za platiti", "povrat"},
 	"sl": {"skupaj", "ddv", "gotovina", "račun", "hvala", "za plačilo", "vračilo"},
@@ -2162,7 +2211,7 @@ var langWords = map[string][]string{
 func (p *parser) language() string {
 	all := strings.Join(p.lower, "\n")
 	best, n := "", 0
-	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es", "fi", "no", "sv", "pl", "cs", "lt", "hr", "sl", "hu"} {
+	for _, lang := range []string{"de", "en", "fr", "nl", "it", "es", "fi", "no", "sv", "pl", "cs", "sk", "lt", "hr", "sl", "hu"} {
 		c := 0
 		for _, w := range langWords[lang] {
 			if strings.Contains(all, w) {
@@ -2179,7 +2228,7 @@ func (p *parser) language() string {
 	return best
 }
 
-var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB", "fi": "FI", "no": "NO", "sv": "SE", "pl": "PL", "cs": "CZ", "lt": "LT", "hr": "HR", "sl": "SI", "hu": "HU"}
+var countryOfLang = map[string]string{"de": "DE", "fr": "FR", "nl": "NL", "it": "IT", "es": "ES", "en": "GB", "fi": "FI", "no": "NO", "sv": "SE", "pl": "PL", "cs": "CZ", "sk": "SK", "lt": "LT", "hr": "HR", "sl": "SI", "hu": "HU"}
 
 // country: the VAT id's prefix, the currency, a German post code, then the language.
 func (p *parser) country(r *Result) string {

@@ -743,3 +743,40 @@ func checkCountryCases(t *testing.T, cases []countryCase) {
 		}
 	}
 }
+
+// TestCzechAndSlovakTaxLines: a Czech till prints the tax and its base each on a line of its
+// own with the rate, and its total after the cash rounding under the total before it (rc12,
+// #20); a Slovak till the same in its words.
+func TestCzechAndSlovakTaxLines(t *testing.T) {
+	checkCountryCases(t, []countryCase{
+		{"ALBERT 018\nul. Petra Křivky 1a, Brno\nDIČ: CZ44012373\nDat.usk.zdan.pln: 05.09.17 18:54\n15.0 SYR KOLIBA 13.90\n15.0 RYZE PARBOILED 29.90\nCena celkem 56.70\nCena po zaokr. 57.00\nz toho DPH 15.0% 7.43\nZaklad DPH 15.0% 49.57\nPrijata hotovost 57.00", "57.00", "15:49.57/7.43/57.00", "cs", "CZ"},
+		{"BILLA s.r.o.\nBratislava\nIČ DPH: SK2020372541\n12.03.2024 10:15\nROZOK 0,12\nMLIEKO 1,09\nSpolu EUR 9,00\nZáklad dane 20% 7,50\nDPH 20% 1,50\nPlatba kartou 9,00", "9.00", "20:7.50/1.50/9.00", "sk", "SK"},
+	})
+}
+
+// TestTotalBesideCodeAndNextLine: a French card slip prints its amount under its words with
+// the currency's code ("MONTANT REEL" over "57.96 EUR"); an item's price with its VAT letter
+// glued to it ("SUMME 1,55A", as PaddleOCR may pair a row) names no total (rc17, #20).
+func TestTotalBesideCodeAndNextLine(t *testing.T) {
+	for _, c := range []struct{ text, total string }{
+		{"CARREFOUR CUSSET\nCARTE BANCAIRE\nLe 30/08/25 a 15:27:44\nMONTANT REEL\n57.96 EUR\nDEBIT\nTICKET A CONSERVER\nCarburant = GAZOLE\nTVA 20,00% = 9,66 EUR", "57.96"},
+		{"REWE\nBerliner Allee 59\n64295 Darmstadt\nJA! MARKENBUTTER 2,49 B\nNIVEA 1,35 B\nSUMME 1,55A\nGeg. EC-Cash EUR 33,64\nEUR 33,64\nDatum: 20.09.2021", "33.64"},
+	} {
+		if r := Parse(c.text, now); r.Data.Gross.String() != c.total {
+			t.Errorf("%q: total %s, want %s", c.text, r.Data.Gross, c.total)
+		}
+	}
+}
+
+// TestNordicStreetNamesNoIssuer: "DROTTNINGGATAN 29" is a Swedish street and house number,
+// no shop's name (rc17, #20).
+func TestNordicStreetNamesNoIssuer(t *testing.T) {
+	for _, text := range []string{
+		"DROTTNINGGATAN 29 Tel. 031-12 34 56\n411 14 Göteborg Org.nr. 556671-7236\nKvittonr: 48038\nDatum: 2017-02-11\nJacka 20,00 SEK\nTotalt 40,00 SEK",
+		"Mannerheimintie 5\n00100 Helsinki\nYHTEENSÄ 12,40",
+	} {
+		if r := Parse(text, now); r.Data.Issuer != "" {
+			t.Errorf("%q: issuer %q, want none", text, r.Data.Issuer)
+		}
+	}
+}
