@@ -703,10 +703,12 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 				}
 				line, ok = fitVAT(printed, as)
 			}
-			if !ok && len(as) == 1 && i+1 < len(p.lines) {
+			if !ok && len(as) == 1 && i+1 < len(p.lines) && namesTax(low) && namesTax(p.lower[i+1]) {
 				// The tax and the base each on a line of its own with the rate (a Czech
 				// till's "z toho DPH 15.0% 7.43" over "Základ DPH 15.0% 49.57", a Slovak
 				// "DPH 20% 1,50" beside "Základ dane 20% 7,50"): the two lines are one rate's.
+				// Both must name the tax or its base: two items at one rate (an Italian
+				// receipt's "10,00% 4,99" over "10,00% 0,50") are none.
 				if next, ok2 := sameRateAmount(p.lines[i+1], printed); ok2 {
 					if line, ok = fitVAT(printed, append(as, next)); ok {
 						paired = i + 1
@@ -765,6 +767,15 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 		out = append(out, line)
 	}
 	return out, partial
+}
+
+// baseWordRE names a tax's base in Czech and Slovak ("Základ DPH", "Základ dane").
+var baseWordRE = lazyre.New(`z[áa]klad`)
+
+// namesTax: the lower-case line names a tax or its base in a word, not only by a per cent
+// sign.
+func namesTax(low string) bool {
+	return taxRE.MatchString(strings.ReplaceAll(low, "%", "")) || baseWordRE.MatchString(low)
 }
 
 // sameRateAmount is the one amount of line l after the rate it prints, when that rate is

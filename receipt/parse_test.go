@@ -780,3 +780,12 @@ func TestNordicStreetNamesNoIssuer(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsAtOneRateAreNoTaxLines: two items printed with the same rate, one price about the
+// rate's share of the other, are no tax line and its base.
+func TestItemsAtOneRateAreNoTaxLines(t *testing.T) {
+	text := "CONAD\nDESCRIZIONE IVA Prezzo\nPANE 10,00% 4,99\nLATTE 10,00% 0,50\nACQUA 22,00% 1,00\nTOTALE COMPLESSIVO 6,49\nPagamento contante 6,49"
+	if r := Parse(text, now); len(r.VAT) != 0 {
+		t.Errorf("items read as a VAT line: %s", vatLines(r.VAT))
+	}
+}
