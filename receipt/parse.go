@@ -654,7 +654,7 @@ func (p *parser) vatBreakdown() (out []VATLine, partial []partialVAT) {
 		var printed decimal.Decimal
 		hasRate, rest, before, code := false, l, "", ""
 		if m := rateRE.FindStringSubmatchIndex(l); m != nil {
-			rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+			rate, err := matchedRate(l, m)
 			if err == nil && plausibleRate(rate) {
 				printed, hasRate, rest, before = decimal.RequireFromString(rate.String()), true, l[m[1]:], l[:m[0]] // 19,00 % is 19
 				code = rateCode(l[:m[0]])
@@ -778,6 +778,11 @@ func namesTax(low string) bool {
 	return taxRE.MatchString(strings.ReplaceAll(low, "%", "")) || baseWordRE.MatchString(low)
 }
 
+// matchedRate is the rate a match m of rateRE in l reads ("19,00 %" is 19.00).
+func matchedRate(l string, m []int) (decimal.Decimal, error) {
+	return decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+}
+
 // sameRateAmount is the one amount of line l after the rate it prints, when that rate is
 // rate.
 func sameRateAmount(l string, rate decimal.Decimal) (decimal.Decimal, bool) {
@@ -785,7 +790,7 @@ func sameRateAmount(l string, rate decimal.Decimal) (decimal.Decimal, bool) {
 	if m == nil {
 		return decimal.Decimal{}, false
 	}
-	r, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+	r, err := matchedRate(l, m)
 	as := amounts(l[m[1]:])
 	if err != nil || !r.Equal(rate) || len(as) != 1 {
 		return decimal.Decimal{}, false
@@ -1934,7 +1939,7 @@ func (p *parser) sumsBeforeAndAfterTax() []VATLine {
 			}
 			continue
 		}
-		rate, err := decimal.NewFromString(l[m[2]:m[3]] + "." + orZero(l, m[4], m[5]))
+		rate, err := matchedRate(l, m)
 		as := amounts(l[m[1]:])
 		if err != nil || !plausibleRate(rate) || rate.IsZero() || len(as) != 1 || as[0].v.Sign() <= 0 {
 			continue
